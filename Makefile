@@ -1,0 +1,30 @@
+# Two commands for a new user: `make serve` and `make test`. Both set everything up first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: serve test build check browser clean
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+serve: $(STAMP)  ## set up, then serve both languages with live reload on 127.0.0.1:8000
+	$(PY) -m pitfalls serve
+
+build: $(STAMP)  ## set up, then build both languages into site/
+	$(PY) -m pitfalls build
+
+check: $(STAMP)  ## validate every record
+	$(PY) -m pitfalls check
+
+browser:  ## Debian's chromium for the browser tests (Playwright's own download does not work here)
+	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+test: $(STAMP) browser  ## set up, then run every test
+	$(PY) -m pytest
+
+clean:
+	rm -rf site .site-* dist $(VENV)

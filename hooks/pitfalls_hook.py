@@ -1,0 +1,75 @@
+"""MkDocs adapter: wires the `pitfalls` core into MkDocs events. Holds no logic of its own.
+
+One MkDocs build makes one language site; `python -m pitfalls build` runs one per language.
+The language comes from `theme.language` (set through PITFALLS_LANG in mkdocs.yml).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `mkdocs` run as a script does not put the project on the path
+    sys.path.insert(0, str(ROOT))
+
+from markupsafe import escape  # noqa: E402
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.structure.files import File  # noqa: E402
+
+from pitfalls.model import LANGUAGES  # noqa: E402
+from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
+from pitfalls.validate import ContentError, load_knowledge_base  # noqa: E402
+
+def content_dir() -> Path:
+    """The content folder: PITFALLS_CONTENT (tests build other content), else content/."""
+    return Path(os.environ.get("PITFALLS_CONTENT") or ROOT / "content")
+
+
+_pages: dict = {}
+"""This build's rendered pages by source path; replaced in on_config for every build."""
+
+
+def on_config(config):
+    global _pages
+    lang = config.theme["language"]
+    if lang not in LANGUAGES:
+        raise PluginError(f"theme.language is {lang!r}; this site is built in {', '.join(LANGUAGES)}")
+    try:
+        base = load_knowledge_base(content_dir())
+    except ContentError as err:
+        raise PluginError(f"the content has {len(err.problems)} error(s):\n{err}") from None
+
+    ui = ui_strings()[lang]
+    other = ui["other_language_code"]
+    config.site_name = ui["site_name"]
+    config.site_url = f"{config.site_url or 'http://127.0.0.1:8000/'}{lang}/"
+    config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
+    config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "og_locale": ui["og_locale"],
+                                "other_og_locale": ui_strings()[other]["og_locale"]}
+    edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
+    renderer = SiteRenderer(base, lang, edit_url=edit_url)
+    _pages = {page.src_uri: page for page in renderer.pages()}
+    config.nav = [
+        {ui["home"]: "index.md"},
+        {ui["categories"]: [f"categories/{group.label.key}.md" for group in renderer.index.categories]},
+        {ui["all_tags"]: "tags/index.md"},
+    ]
+    return config
+
+
+def on_files(files, config):
+    for page in _pages.values():
+        files.append(File.generated(config, page.src_uri, content=page.content))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    rendered = _pages.get(page.file.src_uri)
+    if rendered is not None:
+        # escaped once here: Material prints meta.title and meta.description without escaping
+        page.meta["title"] = escape(rendered.title)
+        page.meta["description"] = escape(rendered.description)
+        page.meta.update(rendered.meta)
+    return markdown

@@ -1,0 +1,60 @@
+"""`python -m pitfalls`: the command line over the same core the site uses."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .site import DEFAULT_SITE_URL, ROOT, BuildFailed, build_site, serve
+from .validate import check_content
+
+DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 / command-line tool.
+
+  check   校验所有条目 / validate every record
+  build   构建中英双语站点到 site/ / build both languages into site/
+  serve   本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pitfalls", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = commands.add_parser("check", help="校验条目 / validate records")
+    check.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+
+    build = commands.add_parser("build", help="构建站点 / build the site")
+    build.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: %(default)s)")
+    build.add_argument("--site-url", default=DEFAULT_SITE_URL, help="public root URL (default: %(default)s)")
+
+    serve_cmd = commands.add_parser("serve", help="本地预览 / serve with live reload")
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8000)
+
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        return _check(args.content)
+    if args.command == "build":
+        try:
+            build_site(args.site_dir, site_url=args.site_url)
+        except BuildFailed as err:
+            print(f"build failed: {err}", file=sys.stderr)
+            return 1
+        print(f"built {args.site_dir}")
+        return 0
+    try:
+        serve(args.host, args.port)
+    except BuildFailed:
+        return 1
+    return 0
+
+
+def _check(content: Path) -> int:
+    _, problems = check_content(content)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    errors = sum(p.severity == "error" for p in problems)
+    print(f"{errors} error(s), {len(problems) - errors} warning(s)", file=sys.stderr)
+    return 1 if errors else 0

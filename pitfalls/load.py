@@ -1,0 +1,157 @@
+"""Stage 1: read YAML files into plain data, remembering where each value stands.
+
+Only a safe subset of YAML is accepted: one document per file, no tags that construct
+objects, no anchors or aliases (they buy nothing in a record and open the door to alias
+bombs), no duplicate keys, no tabs for indentation. Every refusal is a `Problem` that names
+the file, the line and what is wrong; nothing here raises past `read_yaml`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+# Documented limits (docs/CONTENT.md): big enough for any honest record, small enough that a
+# hostile file cannot slow the build down.
+MAX_FILE_BYTES = 256 * 1024
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str": str,
+    "tag:yaml.org,2002:int": None,
+    "tag:yaml.org,2002:float": None,
+    "tag:yaml.org,2002:bool": None,
+    "tag:yaml.org,2002:null": None,
+    "tag:yaml.org,2002:timestamp": str,  # dates stay text; the schema checks their shape
+}
+_SCALARS = yaml.constructor.SafeConstructor()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the content, located as precisely as we can."""
+
+    file: str
+    """Path of the file, relative to the project root where possible."""
+    field: str
+    """Dotted path of the field inside the record (`steps.2.zh`), or "" for the whole file."""
+    message: str
+    """What is wrong, in words a contributor can act on."""
+    line: int = 1
+    """1-based line of the value in the file."""
+    column: int = 1
+    """1-based column of the value in the file."""
+    severity: str = "error"
+    """"error" fails the build; "warning" is reported only."""
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}"
+        return f"{where}: {self.field or '(file)'}: {self.message}"
+
+
+@dataclass
+class YamlDocument:
+    """The plain data of one YAML file, with the position of every value in it."""
+
+    path: Path
+    """Where the file is."""
+    label: str
+    """How messages name the file."""
+    data: object = None
+    """dicts, lists, str, int, float, bool and None only."""
+    positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    """Path tuple such as ("steps", 2, "zh") → (line, column), 1-based."""
+
+    def position(self, path: tuple) -> tuple[int, int]:
+        """Line and column of the value at `path`, or of its nearest located parent."""
+        while path not in self.positions and path:
+            path = path[:-1]
+        return self.positions.get(path, (1, 1))
+
+
+class YamlError(Exception):
+    """A file that cannot be turned into plain data."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+def read_yaml(path: Path, label: str) -> tuple[YamlDocument | None, list[Problem]]:
+    """Read one YAML file. Returns the document, or None and the problems that stopped it."""
+    doc = YamlDocument(path=path, label=label)
+    try:
+        raw = path.read_bytes()
+        if len(raw) > MAX_FILE_BYTES:
+            raise YamlError(f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")
+        if b"\x00" in raw:
+            raise YamlError("binary file (contains NUL bytes); records are UTF-8 text")
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            line = raw[: err.start].count(b"\n") + 1
+            raise YamlError(f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})", line) from None
+        doc.data = _parse(text, doc.positions)
+    except YamlError as err:
+        return None, [Problem(label, "", err.message, err.line, err.column)]
+    except OSError as err:
+        return None, [Problem(label, "", f"cannot read file: {err.strerror}")]
+    return doc, []
+
+
+def _parse(text: str, positions: dict) -> object:
+    if not text.strip():
+        raise YamlError("empty file")
+    for number, line in enumerate(text.splitlines(), 1):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent:
+            raise YamlError("tab used for indentation; use spaces", number, indent.index("\t") + 1)
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if getattr(event, "anchor", None) is not None:
+                raise YamlError("YAML anchors and aliases (&, *) are not allowed in content", *_one_based(event.start_mark))
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        what = " ".join(str(part) for part in (err.context, err.problem) if part)
+        raise YamlError(f"YAML syntax error: {what}", *(_one_based(mark) if mark else (1, 1))) from None
+    except yaml.YAMLError as err:
+        raise YamlError(f"YAML error: {err}") from None
+    if len(nodes) != 1:
+        line = nodes[1].start_mark.line + 1 if len(nodes) > 1 else 1
+        raise YamlError(f"{len(nodes)} YAML documents in one file; a record file holds exactly one", line)
+    return _plain(nodes[0], (), positions)
+
+
+def _one_based(mark) -> tuple[int, int]:
+    return mark.line + 1, mark.column + 1
+
+
+def _plain(node: yaml.Node, path: tuple, positions: dict) -> object:
+    """Turn a composed node into plain data, refusing anything but safe, plain YAML."""
+    positions[path] = _one_based(node.start_mark)
+    if isinstance(node, yaml.MappingNode):
+        if node.tag != "tag:yaml.org,2002:map":
+            raise YamlError(f"YAML tag {node.tag} is not allowed", *positions[path])
+        result: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlError("YAML merge keys (<<) are not allowed in content", *_one_based(key_node.start_mark))
+            key = _plain(key_node, path + ("<key>",), positions)
+            if not isinstance(key, str):
+                raise YamlError(f"key {key!r} is not text", *_one_based(key_node.start_mark))
+            if key in result:
+                raise YamlError(f"duplicate key {key!r}", *_one_based(key_node.start_mark))
+            result[key] = _plain(value_node, path + (key,), positions)
+        positions.pop(path + ("<key>",), None)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        if node.tag != "tag:yaml.org,2002:seq":
+            raise YamlError(f"YAML tag {node.tag} is not allowed", *positions[path])
+        return [_plain(item, path + (index,), positions) for index, item in enumerate(node.value)]
+    if node.tag not in _PLAIN_TAGS:
+        raise YamlError(f"YAML tag {node.tag} is not allowed", *positions[path])
+    if _PLAIN_TAGS[node.tag] is str:
+        return node.value
+    return _SCALARS.construct_object(node)

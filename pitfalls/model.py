@@ -1,0 +1,140 @@
+"""The typed record model: what a pitfall is, once its file has passed validation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LANGUAGES = ("zh", "en")
+"""Site languages; the first is the default and the original language of the seed."""
+
+
+@dataclass(frozen=True)
+class Text:
+    """A piece of prose in one or both languages (the markdown subset of docs/CONTENT.md)."""
+
+    zh: str | None = None
+    """Chinese text."""
+    en: str | None = None
+    """English text."""
+
+    def has(self, lang: str) -> bool:
+        """Whether this text is written in `lang` (not just shown through a fallback)."""
+        return getattr(self, lang) is not None
+
+    def get(self, lang: str) -> str:
+        """The text in `lang`, or in the other language when it is not translated yet."""
+        return getattr(self, lang) or next(getattr(self, other) for other in LANGUAGES if getattr(self, other))
+
+    @classmethod
+    def from_data(cls, data: dict | str) -> Text:
+        if isinstance(data, str):  # a verbatim string reads the same in every language
+            return cls(zh=data, en=data)
+        return cls(zh=data.get("zh"), en=data.get("en"))
+
+
+@dataclass(frozen=True)
+class Symptom:
+    """What the reader sees when they hit the pitfall."""
+
+    text: Text
+    """The message or the description of the behaviour."""
+    verbatim: bool
+    """True for an error message copied as it appears (the same in every language)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of diagnosis or fix."""
+
+    text: Text
+    """What to do, in words."""
+    code: str | None = None
+    """A command or snippet shown verbatim as a copyable block after the text."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A link for further reading."""
+
+    title: str
+    """Link text, usually the page's own title."""
+    url: str
+    """An http(s) URL."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """A category or tag: a stable key with a label in each language."""
+
+    key: str
+    """Stable identifier, used in records and in URLs."""
+    zh: str
+    """Chinese label."""
+    en: str
+    """English label."""
+
+    def get(self, lang: str) -> str:
+        """The label in `lang`."""
+        return getattr(self, lang)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One pitfall: environment → error → diagnosis → fix."""
+
+    id: str
+    """Permanent slug; the entry lives at /<lang>/<id>/."""
+    source: str
+    """Project-relative path of the YAML file, e.g. content/entries/<id>.yml (the edit link's target)."""
+    category: Label
+    """The one category the entry is filed under."""
+    title: Text
+    """Short name of the pitfall."""
+    quick_fix: Text
+    """The fix in one line; shown first and used as the link preview."""
+    symptoms: tuple[Symptom, ...]
+    """Error messages and behaviours, in the order a reader meets them."""
+    steps: tuple[Step, ...]
+    """Diagnosis and fix, in order."""
+    tags: tuple[Label, ...]
+    """Tags, in the record's order."""
+    cause: Text | None = None
+    """The root cause, when known."""
+    environment: dict[str, str] = field(default_factory=dict)
+    """Where it was seen: os, gpu, driver, cuda, python, frameworks → free text."""
+    verification: Step | None = None
+    """How to confirm the fix worked."""
+    references: tuple[Reference, ...] = ()
+    """Further reading."""
+    related: tuple[str, ...] = ()
+    """Ids of entries the author links to."""
+    last_verified: str | None = None
+    """ISO date someone last confirmed the fix."""
+    aliases: tuple[str, ...] = ()
+    """Former ids; each redirects to this entry."""
+
+    def texts(self) -> list[Text]:
+        """Every piece of prose in the record, for translation status."""
+        texts = [self.title, self.quick_fix, *(s.text for s in self.symptoms), *(s.text for s in self.steps)]
+        texts += [t for t in (self.cause, self.verification and self.verification.text) if t]
+        return texts
+
+    def translated(self, lang: str) -> bool:
+        """Whether every piece of prose is written in `lang`."""
+        return all(text.has(lang) for text in self.texts())
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    """Every record and registry, validated and cross-checked."""
+
+    records: tuple[Record, ...]
+    """All records, sorted by id."""
+    categories: tuple[Label, ...]
+    """Categories in registry order."""
+    tags: tuple[Label, ...]
+    """Tags in registry order."""
+
+    def record(self, record_id: str) -> Record:
+        """The record with this id."""
+        return next(r for r in self.records if r.id == record_id)

@@ -1,0 +1,182 @@
+"""Stage 3: render records into the pages of one site language.
+
+Record text is text: everything from content goes through the Jinja environment with
+autoescaping on, and only the markup subset of docs/CONTENT.md is turned into HTML, by the
+two filters below. The templates write Markdown whose headings carry the permanent anchors
+and whose bodies are raw HTML blocks, which Markdown passes through untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import jinja2
+import yaml
+from markupsafe import Markup, escape
+
+from .index import Group, SiteIndex
+from .model import KnowledgeBase, Record
+
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """One generated page of one language site."""
+
+    src_uri: str
+    """Path of the page's source inside the language site, e.g. `cuda-out-of-memory.md`."""
+    content: str
+    """Markdown (or, for `.html` pages, the finished HTML)."""
+    title: str
+    """Plain-text title, for <title>, navigation and link previews."""
+    description: str = ""
+    """Plain-text summary for <meta name="description"> and og:description."""
+    meta: dict = field(default_factory=dict)
+    """Extra per-page values for the theme, e.g. og:type."""
+
+
+@cache
+def ui_strings() -> dict[str, dict[str, str]]:
+    """Interface strings per language, from templates/ui.yml."""
+    return yaml.safe_load((TEMPLATES_DIR / "ui.yml").read_text(encoding="utf-8"))
+
+
+def environment() -> jinja2.Environment:
+    """The one Jinja environment for all generated pages."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # Markdown headings carry anchors as `{#id}`, which would open a Jinja comment
+        comment_start_string="{##",
+        comment_end_string="##}",
+    )
+    env.filters["inline"] = inline_markup
+    env.filters["blocks"] = block_markup
+    env.filters["plain"] = plain_text
+    env.filters["md_text"] = markdown_text
+    return env
+
+
+# --- the markup subset: `code`, ```fenced code```, *em*, **strong**, [text](http(s)://…) ---
+
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+_LINK = re.compile(r"\[([^\[\]\n]+)\]\((https?://[^\s()<>]+)\)")
+_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_EM = re.compile(r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])")
+_FENCE = re.compile(r"^```[^\n`]*\n(.*?)\n?^```[ \t]*$", re.S | re.M)
+
+
+def inline_markup(text: str) -> Markup:
+    """Escape `text`, then turn inline code, emphasis and http(s) links into HTML."""
+    parts = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        parts.append(_inline_prose(text[last:match.start()]))
+        parts.append(Markup("<code>%s</code>") % match.group(2))
+        last = match.end()
+    parts.append(_inline_prose(text[last:]))
+    return Markup("").join(parts)
+
+
+def _inline_prose(text: str) -> Markup:
+    html = str(escape(text))
+    # escaping leaves [ ] ( ) * and URLs' characters as they were, except & → &amp; inside URLs,
+    # which is what an href wants
+    html = _LINK.sub(lambda m: f'<a href="{m.group(2)}" rel="nofollow noopener">{m.group(1)}</a>', html)
+    html = _STRONG.sub(r"<strong>\1</strong>", html)
+    html = _EM.sub(r"<em>\1</em>", html)
+    return Markup(html)
+
+
+def block_markup(text: str) -> Markup:
+    """Paragraphs and fenced code blocks, with inline markup inside paragraphs."""
+    out = []
+    last = 0
+    for match in _FENCE.finditer(text):
+        out += _paragraphs(text[last:match.start()])
+        out.append(Markup("<pre><code>%s</code></pre>") % match.group(1))
+        last = match.end()
+    out += _paragraphs(text[last:])
+    return Markup("\n").join(out)
+
+
+def _paragraphs(text: str) -> list[Markup]:
+    chunks = [c.strip() for c in re.split(r"\n\s*\n", text)]
+    return [Markup("<p>%s</p>") % Markup("<br>\n").join(inline_markup(line) for line in c.splitlines()) for c in chunks if c]
+
+
+_MARKDOWN_ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!])")
+
+
+def markdown_text(text: str) -> Markup:
+    """Text for a Markdown line (a heading): HTML-escaped, and no character left that Markdown acts on."""
+    return escape(_MARKDOWN_ACTIVE.sub(r"\\\1", text))
+
+
+def plain_text(text: str) -> str:
+    """The text a reader sees, without markup characters: for titles and link previews."""
+    text = _FENCE.sub(lambda m: m.group(1), text)
+    text = _CODE_SPAN.sub(lambda m: m.group(2), text)
+    text = _LINK.sub(lambda m: m.group(1), text)
+    return " ".join(text.split())
+
+
+# --- pages ---
+
+
+class SiteRenderer:
+    """Renders every page of one language site from the knowledge base."""
+
+    def __init__(self, base: KnowledgeBase, lang: str, *, edit_url: str = "", env: jinja2.Environment | None = None):
+        self.base, self.lang = base, lang
+        self.index = SiteIndex(base)
+        self.env = env or environment()
+        self.ui = ui_strings()[lang]
+        self.common = {"lang": lang, "ui": self.ui, "index": self.index, "edit_url": edit_url}
+
+    def pages(self) -> list[RenderedPage]:
+        """All pages of the language site, in a stable order."""
+        pages = [self.home(), self.all_tags()]
+        pages += [self.category(c) for c in self.index.categories]
+        pages += [self.tag(t) for t in self.index.tags]
+        for record in self.base.records:
+            pages.append(self.entry(record))
+            pages += [self.alias(record, alias) for alias in record.aliases]
+        return pages
+
+    def _render(self, template: str, **context) -> str:
+        return self.env.get_template(template).render(**self.common, **context)
+
+    def home(self) -> RenderedPage:
+        n = len(self.base.records)
+        return RenderedPage("index.md", self._render("home.md.j2"), self.ui["site_name"],
+                            f"{self.ui['tagline']} · {self.ui['entry_count'].format(n=n)}")
+
+    def entry(self, record: Record) -> RenderedPage:
+        title = plain_text(record.title.get(self.lang))
+        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record), title,
+                            plain_text(record.quick_fix.get(self.lang)), {"og_type": "article"})
+
+    def category(self, group: Group) -> RenderedPage:
+        title = self.ui["entries_in_category"].format(label=group.label.get(self.lang))
+        return RenderedPage(f"categories/{group.label.key}.md", self._render("category.md.j2", group=group), title)
+
+    def tag(self, group: Group) -> RenderedPage:
+        title = self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang))
+        return RenderedPage(f"tags/{group.label.key}.md", self._render("tag.md.j2", group=group), title)
+
+    def all_tags(self) -> RenderedPage:
+        return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"])
+
+    def alias(self, record: Record, alias: str) -> RenderedPage:
+        """A redirect from a former id: a plain HTML file, not a themed page."""
+        html = self._render("redirect.html.j2", record=record, target=f"../{record.id}/")
+        return RenderedPage(f"{alias}/index.html", html, plain_text(record.title.get(self.lang)))

@@ -1,0 +1,233 @@
+"""Stage 2: check every file against its JSON Schema and the rules that span records,
+then build the typed model. All problems of all files are collected before anything fails."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+from .load import Problem, YamlDocument, read_yaml
+from .model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text
+
+SCHEMA_DIR = Path(__file__).parent
+RESERVED_IDS = frozenset({"assets", "categories", "search", "tags", "translations", "404"})
+"""Ids that would collide with the site's own pages."""
+
+
+class ContentError(Exception):
+    """The content has errors; `problems` says which, where."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@cache
+def schema_validator(name: str) -> jsonschema.protocols.Validator:
+    """A validator for `pitfalls/<name>.schema.json`."""
+    schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def load_knowledge_base(content_dir: Path) -> KnowledgeBase:
+    """Read, validate and cross-check everything under `content_dir`; raise ContentError on any error."""
+    base, problems = check_content(content_dir)
+    errors = [p for p in problems if p.severity == "error"]
+    if errors:
+        raise ContentError(errors)
+    return base
+
+
+def check_content(content_dir: Path) -> tuple[KnowledgeBase | None, list[Problem]]:
+    """Everything `load_knowledge_base` checks, returned instead of raised."""
+    root = content_dir.parent
+    problems: list[Problem] = []
+    registries = {}
+    for name in ("categories", "tags"):
+        doc, found = _read_valid(content_dir / f"{name}.yml", root, "registry")
+        problems += found
+        registries[name] = _labels(doc.data) if doc else {}
+
+    records: list[Record] = []
+    for path in sorted((content_dir / "entries").glob("*")):
+        if path.is_dir() or path.name.startswith("."):
+            continue
+        label = _label(path, root)
+        if path.suffix != ".yml":
+            problems.append(Problem(label, "", "record files end in .yml"))
+            continue
+        doc, found = _read_valid(path, root, "record")
+        problems += found
+        if doc is not None:
+            record, found = _build_record(doc, registries["categories"], registries["tags"])
+            problems += found
+            if record is not None:
+                records.append(record)
+
+    problems += _check_links(records)
+    problems.sort(key=lambda p: (p.file, p.line, p.column, p.field))
+    if any(p.severity == "error" for p in problems):
+        return None, problems
+    base = KnowledgeBase(
+        records=tuple(sorted(records, key=lambda r: r.id)),
+        categories=tuple(registries["categories"].values()),
+        tags=tuple(registries["tags"].values()),
+    )
+    return base, problems
+
+
+def _label(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _read_valid(path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
+    """Read one file and check it against its schema."""
+    doc, problems = read_yaml(path, _label(path, root))
+    if doc is None:
+        return None, problems
+    problems = schema_problems(doc, schema)
+    return (None if problems else doc), problems
+
+
+def schema_problems(doc: YamlDocument, schema: str) -> list[Problem]:
+    """The schema errors of one document, one readable line each."""
+    validator = schema_validator(schema)
+    problems = []
+    for error in validator.iter_errors(doc.data):
+        # oneOf/anyOf report "not valid under any"; the closest branch says what to fix
+        if error.context:
+            error = jsonschema.exceptions.best_match(error.context)
+        path = tuple(error.absolute_path)
+        line, column = doc.position(path)
+        problems.append(Problem(doc.label, _field(path), _message(error), line, column))
+    return sorted(set(problems), key=lambda p: (p.line, p.column, p.field, p.message))
+
+
+def _field(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _message(error: jsonschema.ValidationError) -> str:
+    schema, value = error.schema, error.instance
+    if error.validator == "additionalProperties" and isinstance(value, dict):
+        known = list(schema.get("properties", {}))
+        unknown = sorted(set(value) - set(known))
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"unknown field {name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        return "; ".join(hints) + f"; allowed: {', '.join(known)}"
+    if error.validator == "required":
+        return error.message.replace("is a required property", "is required")
+    if error.validator in ("minLength", "pattern") and value == "" or error.validator == "pattern" and isinstance(value, str) and not value.strip():
+        return "must not be empty"
+    if error.validator == "pattern" and "description" not in schema and schema.get("pattern", "").startswith("^[a-z0-9]"):
+        return f"{value!r} is not a valid key: lowercase ASCII letters, digits and single hyphens (e.g. 'cuda-out-of-memory')"
+    if error.validator == "maxLength":
+        return f"is {len(value)} characters long; the limit is {schema['maxLength']}"
+    if error.validator == "type":
+        return f"must be {_a(schema['type'])}, not {_a(_json_type(value))}"
+    if error.validator == "minProperties" and isinstance(value, dict) and not value:
+        return "must not be empty"
+    return error.message
+
+
+def _a(kind: str | list) -> str:
+    if isinstance(kind, list):
+        return " or ".join(_a(k) for k in kind)
+    names = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+             "number": "a number", "boolean": "true or false", "null": "empty (null)"}
+    return names.get(kind, kind)
+
+
+def _json_type(value: object) -> str:
+    for name, kind in (("boolean", bool), ("object", dict), ("array", list), ("string", str),
+                       ("integer", int), ("number", float)):
+        if isinstance(value, kind):
+            return name
+    return "null"
+
+
+def _labels(data: dict) -> dict[str, Label]:
+    return {key: Label(key=key, zh=value["zh"], en=value["en"]) for key, value in data.items()}
+
+
+def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[str, Label]) -> tuple[Record | None, list[Problem]]:
+    """The typed record for a schema-valid document, or the registry/file-name problems that stop it."""
+    data, problems = doc.data, []
+
+    def problem(path: tuple, message: str) -> None:
+        problems.append(Problem(doc.label, _field(path), message, *doc.position(path)))
+
+    if data["id"] != doc.path.stem:
+        problem(("id",), f"id {data['id']!r} differs from the file name {doc.path.name!r}; they must match")
+    if data["id"] in RESERVED_IDS:
+        problem(("id",), f"id {data['id']!r} is reserved for a site page")
+    if data["category"] not in categories:
+        problem(("category",), f"unknown category {data['category']!r}; known: {', '.join(categories)} (content/categories.yml)")
+    for index, tag in enumerate(data["tags"]):
+        if tag not in tags:
+            close = difflib.get_close_matches(tag, list(tags), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problem(("tags", index), f"unknown tag {tag!r}{hint}; add it to content/tags.yml or use a known key")
+    if problems:
+        return None, problems
+
+    def step(item: dict) -> Step:
+        return Step(text=Text.from_data(item), code=item.get("code"))
+
+    record = Record(
+        id=data["id"],
+        source=doc.label,
+        category=categories[data["category"]],
+        title=Text.from_data(data["title"]),
+        quick_fix=Text.from_data(data["quick_fix"]),
+        symptoms=tuple(Symptom(Text.from_data(s), verbatim=isinstance(s, str)) for s in data["symptoms"]),
+        steps=tuple(step(s) for s in data["steps"]),
+        tags=tuple(tags[t] for t in data["tags"]),
+        cause=Text.from_data(data["cause"]) if "cause" in data else None,
+        environment=dict(data.get("environment", {})),
+        verification=step(data["verification"]) if "verification" in data else None,
+        references=tuple(Reference(r["title"], r["url"]) for r in data.get("references", [])),
+        related=tuple(data.get("related", [])),
+        last_verified=data.get("last_verified"),
+        aliases=tuple(data.get("aliases", [])),
+    )
+    return record, []
+
+
+def _check_links(records: list[Record]) -> list[Problem]:
+    """Rules across records: every URL is claimed once, every `related` id exists."""
+    problems = []
+    owners: dict[str, Record] = {}
+    for record in sorted(records, key=lambda r: r.source):
+        for slug, what in [(record.id, "id")] + [(alias, "alias") for alias in record.aliases]:
+            if slug in owners and owners[slug] is not record:
+                problems.append(Problem(record.source, "aliases" if what == "alias" else "id",
+                                        f"{what} {slug!r} is already used by {owners[slug].source}; two entries cannot share a URL"))
+            elif slug in RESERVED_IDS and what == "alias":
+                problems.append(Problem(record.source, "aliases", f"alias {slug!r} is reserved for a site page"))
+            owners.setdefault(slug, record)
+    ids = {r.id for r in records}
+    for record in records:
+        for related in record.related:
+            if related == record.id:
+                problems.append(Problem(record.source, "related", "an entry cannot be related to itself"))
+            elif related not in ids:
+                close = difflib.get_close_matches(related, sorted(ids), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                problems.append(Problem(record.source, "related", f"no entry has id {related!r}{hint}"))
+    return problems
+

@@ -1,4 +1,8 @@
-"""`python -m pitfalls`: the command line over the same core the site uses."""
+"""`python -m pitfalls`: the command line over the same core the site uses.
+
+Each subcommand lives in its own module with `register(subparsers)`, which adds its parser
+and sets `run` (args → exit code) as the default. Add a command by adding its module to COMMANDS.
+"""
 
 from __future__ import annotations
 
@@ -17,44 +21,63 @@ DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 /
 """
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pitfalls", description=DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def register_check(commands) -> None:
     check = commands.add_parser("check", help="校验条目 / validate records")
     check.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
-
-    build = commands.add_parser("build", help="构建站点 / build the site")
-    build.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: %(default)s)")
-    build.add_argument("--site-url", default=DEFAULT_SITE_URL, help="public root URL (default: %(default)s)")
-
-    serve_cmd = commands.add_parser("serve", help="本地预览 / serve with live reload")
-    serve_cmd.add_argument("--host", default="127.0.0.1")
-    serve_cmd.add_argument("--port", type=int, default=8000)
-
-    args = parser.parse_args(argv)
-    if args.command == "check":
-        return _check(args.content)
-    if args.command == "build":
-        try:
-            build_site(args.site_dir, site_url=args.site_url)
-        except BuildFailed as err:
-            print(f"build failed: {err}", file=sys.stderr)
-            return 1
-        print(f"built {args.site_dir}")
-        return 0
-    try:
-        serve(args.host, args.port)
-    except BuildFailed:
-        return 1
-    return 0
+    check.set_defaults(run=_check)
 
 
-def _check(content: Path) -> int:
-    _, problems = check_content(content)
+def _check(args) -> int:
+    _, problems = check_content(args.content)
     for problem in problems:
         print(problem, file=sys.stderr)
     errors = sum(p.severity == "error" for p in problems)
     print(f"{errors} error(s), {len(problems) - errors} warning(s)", file=sys.stderr)
     return 1 if errors else 0
+
+
+def register_build(commands) -> None:
+    build = commands.add_parser("build", help="构建站点 / build the site")
+    build.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: %(default)s)")
+    build.add_argument("--site-url", default=DEFAULT_SITE_URL, help="public root URL (default: %(default)s)")
+    build.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+    build.set_defaults(run=_build)
+
+
+def _build(args) -> int:
+    try:
+        build_site(args.site_dir, site_url=args.site_url, content=args.content)
+    except BuildFailed as err:
+        print(f"build failed: {err}", file=sys.stderr)
+        return 1
+    print(f"built {args.site_dir}")
+    return 0
+
+
+def register_serve(commands) -> None:
+    serve_cmd = commands.add_parser("serve", help="本地预览 / serve with live reload")
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+    serve_cmd.set_defaults(run=_serve)
+
+
+def _serve(args) -> int:
+    try:
+        serve(args.host, args.port, content=args.content)
+    except BuildFailed:
+        return 1
+    return 0
+
+
+COMMANDS = [register_check, register_build, register_serve]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pitfalls", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for register in COMMANDS:
+        register(commands)
+    args = parser.parse_args(argv)
+    return args.run(args)

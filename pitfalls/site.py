@@ -16,7 +16,7 @@ from .validate import check_content
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
-WATCHED = ("content", "templates", "hooks", "pitfalls", "overrides", "docs", "mkdocs.yml")
+WATCHED = ("content", "templates", "hooks", "pitfalls", "overrides", "static", "mkdocs.yml")
 
 ROOT_INDEX = """<!doctype html>
 <html lang="zh">

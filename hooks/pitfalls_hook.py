@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `mkdocs` run as a script does not put the project on the path
@@ -44,9 +45,10 @@ def on_config(config):
     ui = ui_strings()[lang]
     other = ui["other_language_code"]
     config.site_name = ui["site_name"]
-    config.site_url = f"{config.site_url or 'http://127.0.0.1:8000/'}{lang}/"
+    site_root = config.site_url or "http://127.0.0.1:8000/"
+    config.site_url = f"{site_root}{lang}/"
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
-    config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "og_locale": ui["og_locale"],
+    config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/", "og_locale": ui["og_locale"],
                                 "other_og_locale": ui_strings()[other]["og_locale"]}
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     renderer = SiteRenderer(base, lang, edit_url=edit_url)

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import linkcheck
 from .site import DEFAULT_SITE_URL, ROOT, BuildFailed, build_site, serve
 from .validate import check_content
 
@@ -18,6 +19,7 @@ DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 /
   check   校验所有条目 / validate every record
   build   构建中英双语站点到 site/ / build both languages into site/
   serve   本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000
+  linkcheck  检查站内链接 / check internal links and anchors of a built site
 """
 
 
@@ -70,7 +72,7 @@ def _serve(args) -> int:
     return 0
 
 
-COMMANDS = [register_check, register_build, register_serve]
+COMMANDS = [register_check, register_build, register_serve, linkcheck.register]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from .load import Problem, YamlDocument, read_yaml
 from .model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text
 
 SCHEMA_DIR = Path(__file__).parent
+PROJECT_ROOT = SCHEMA_DIR.parent
 RESERVED_IDS = frozenset({"assets", "categories", "search", "tags", "translations", "404"})
 """Ids that would collide with the site's own pages."""
 
@@ -46,8 +48,29 @@ def load_knowledge_base(content_dir: Path) -> KnowledgeBase:
 
 def check_content(content_dir: Path) -> tuple[KnowledgeBase | None, list[Problem]]:
     """Everything `load_knowledge_base` checks, returned instead of raised."""
+    result = inspect_content(content_dir)
+    return result.base, result.problems
+
+
+@dataclass
+class ContentCheck:
+    """What checking the content found, with the parts `python -m pitfalls check` reports on."""
+
+    base: KnowledgeBase | None
+    """The knowledge base, or None when any error was found."""
+    problems: list[Problem]
+    """Every problem, sorted by file and position."""
+    records: list[Record]
+    """Every record that built, even when other files have errors."""
+    documents: dict[str, YamlDocument]
+    """The schema-valid record documents by file label, for positions and raw values."""
+
+
+def inspect_content(content_dir: Path) -> ContentCheck:
+    """Read, validate and cross-check the content, keeping the documents and records for reporting."""
     root = content_dir.parent
     problems: list[Problem] = []
+    documents: dict[str, YamlDocument] = {}
     registries = {}
     for name in ("categories", "tags"):
         doc, found = _read_valid(content_dir / f"{name}.yml", root, "registry")
@@ -65,28 +88,31 @@ def check_content(content_dir: Path) -> tuple[KnowledgeBase | None, list[Problem
         doc, found = _read_valid(path, root, "record")
         problems += found
         if doc is not None:
+            documents[doc.label] = doc
             record, found = _build_record(doc, registries["categories"], registries["tags"])
             problems += found
             if record is not None:
                 records.append(record)
 
-    problems += _check_links(records)
+    problems += _check_links(records, documents)
     problems.sort(key=lambda p: (p.file, p.line, p.column, p.field))
-    if any(p.severity == "error" for p in problems):
-        return None, problems
-    base = KnowledgeBase(
-        records=tuple(sorted(records, key=lambda r: r.id)),
-        categories=tuple(registries["categories"].values()),
-        tags=tuple(registries["tags"].values()),
-    )
-    return base, problems
+    base = None
+    if not any(p.severity == "error" for p in problems):
+        base = KnowledgeBase(
+            records=tuple(sorted(records, key=lambda r: r.id)),
+            categories=tuple(registries["categories"].values()),
+            tags=tuple(registries["tags"].values()),
+        )
+    return ContentCheck(base, problems, records, documents)
 
 
 def _label(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()
+    """How messages and edit links name a file: from the project root when it lies inside."""
+    path = path.resolve()
+    for base in (PROJECT_ROOT, root.resolve()):
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+    return path.as_posix()
 
 
 def _read_valid(path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
@@ -139,7 +165,7 @@ def _message(error: jsonschema.ValidationError) -> str:
         return f"is {len(value)} characters long; the limit is {schema['maxLength']}"
     if error.validator == "type":
         return f"must be {_a(schema['type'])}, not {_a(_json_type(value))}"
-    if error.validator == "minProperties" and isinstance(value, dict) and not value:
+    if error.validator in ("minProperties", "minItems") and not value:
         return "must not be empty"
     return error.message
 
@@ -208,26 +234,32 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
     return record, []
 
 
-def _check_links(records: list[Record]) -> list[Problem]:
+def _check_links(records: list[Record], documents: dict[str, YamlDocument]) -> list[Problem]:
     """Rules across records: every URL is claimed once, every `related` id exists."""
     problems = []
+
+    def problem(record: Record, path: tuple, message: str) -> None:
+        problems.append(Problem(record.source, _field(path), message, *documents[record.source].position(path)))
+
+    # ids claim their URLs first, so a clash is reported at the alias that takes an id's URL
     owners: dict[str, Record] = {}
-    for record in sorted(records, key=lambda r: r.source):
-        for slug, what in [(record.id, "id")] + [(alias, "alias") for alias in record.aliases]:
-            if slug in owners and owners[slug] is not record:
-                problems.append(Problem(record.source, "aliases" if what == "alias" else "id",
-                                        f"{what} {slug!r} is already used by {owners[slug].source}; two entries cannot share a URL"))
-            elif slug in RESERVED_IDS and what == "alias":
-                problems.append(Problem(record.source, "aliases", f"alias {slug!r} is reserved for a site page"))
-            owners.setdefault(slug, record)
+    by_source = sorted(records, key=lambda r: r.source)
+    claims = [(r, r.id, ("id",)) for r in by_source]
+    claims += [(r, alias, ("aliases", i)) for r in by_source for i, alias in enumerate(r.aliases)]
+    for record, slug, path in claims:
+        what = "id" if path == ("id",) else "alias"
+        if slug in owners and owners[slug] is not record:
+            problem(record, path, f"{what} {slug!r} is already used by {owners[slug].source}; two entries cannot share a URL")
+        elif slug in RESERVED_IDS and what == "alias":
+            problem(record, path, f"alias {slug!r} is reserved for a site page")
+        owners.setdefault(slug, record)
     ids = {r.id for r in records}
     for record in records:
-        for related in record.related:
+        for index, related in enumerate(record.related):
             if related == record.id:
-                problems.append(Problem(record.source, "related", "an entry cannot be related to itself"))
+                problem(record, ("related", index), "an entry cannot be related to itself")
             elif related not in ids:
                 close = difflib.get_close_matches(related, sorted(ids), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                problems.append(Problem(record.source, "related", f"no entry has id {related!r}{hint}"))
+                problem(record, ("related", index), f"no entry has id {related!r}{hint}")
     return problems
-

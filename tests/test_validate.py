@@ -1,0 +1,92 @@
+"""Loader and validator on small fixtures: exact messages, with file, field and line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pitfalls.validate import ContentError, check_content, load_knowledge_base
+
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+
+
+@pytest.fixture
+def content(tmp_path) -> Path:
+    """A writable copy of the tiny fixture content."""
+    target = tmp_path / "content"
+    shutil.copytree(TINY, target)
+    return target
+
+
+def errors(content: Path) -> list[str]:
+    _, problems = check_content(content)
+    return [str(p) for p in problems if p.severity == "error"]
+
+
+def test_tiny_fixture_loads_into_typed_records():
+    base = load_knowledge_base(TINY)
+    assert [r.id for r in base.records] == ["docker-no-gpu", "gpu-oom"]
+    oom = base.record("gpu-oom")
+    assert oom.category.key == "training" and oom.category.en == "Training"
+    assert [t.key for t in oom.tags] == ["cuda", "gpu-memory"]
+    assert oom.symptoms[0].verbatim and oom.symptoms[0].text.get("en") == oom.symptoms[0].text.get("zh")
+    assert not oom.symptoms[1].verbatim and oom.symptoms[1].text.en == "OOM at the first training step"
+    assert oom.steps[1].code == "nvidia-smi --query-gpu=memory.used --format=csv"
+    assert oom.environment == {"os": "Ubuntu 22.04", "cuda": "12.1", "frameworks": "PyTorch 2.1"}
+    assert oom.last_verified == "2026-11-01" and oom.aliases == ("cuda-oom-old",)
+    assert oom.source == "tests/fixtures/tiny/entries/gpu-oom.yml"  # project-relative: the edit link's path
+    assert oom.translated("en") and not base.record("docker-no-gpu").translated("en")
+
+
+def test_unknown_tag_and_category_name_the_file_the_field_and_the_value(content):
+    path = content / "entries" / "gpu-oom.yml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("category: training", "category: trainning").replace("tags: [cuda, gpu-memory]", "tags: [cuda, gpu-mem]"), encoding="utf-8")
+    assert errors(content) == [
+        "content/entries/gpu-oom.yml:3:11: category: unknown category 'trainning'; known: training, deployment (content/categories.yml)",
+        "content/entries/gpu-oom.yml:20:14: tags[1]: unknown tag 'gpu-mem' (did you mean 'gpu-memory'?); add it to content/tags.yml or use a known key",
+    ]
+
+
+def test_schema_errors_of_all_files_are_collected(content):
+    (content / "entries" / "docker-no-gpu.yml").write_text(
+        "id: docker-no-gpu\ncategory: deployment\ntitle: {zh: 标题}\nquick_fix: {zh: ''}\nsymptoms: []\n"
+        "steps:\n  - zh: 一步\n    coed: ls\ntags: [docker]\ntitel: x\n", encoding="utf-8")
+    (content / "entries" / "gpu-oom.yml").write_text(
+        (TINY / "entries" / "gpu-oom.yml").read_text(encoding="utf-8").replace("id: gpu-oom", "id: GPU_oom"), encoding="utf-8")
+    assert errors(content) == [
+        "content/entries/docker-no-gpu.yml:1:1: (file): unknown field 'titel' (did you mean 'title'?); allowed: id, category, title, quick_fix, symptoms, steps, tags, cause, environment, verification, references, related, last_verified, aliases",
+        "content/entries/docker-no-gpu.yml:4:17: quick_fix.zh: must not be empty",
+        "content/entries/docker-no-gpu.yml:5:11: symptoms: must not be empty",
+        "content/entries/docker-no-gpu.yml:7:5: steps[0]: unknown field 'coed' (did you mean 'code'?); allowed: zh, en, code",
+        "content/entries/gpu-oom.yml:2:5: id: 'GPU_oom' does not match '^[a-z0-9]+(-[a-z0-9]+)*$'",
+    ]
+
+
+def test_id_must_match_file_name_and_urls_are_claimed_once(content):
+    extra = content / "entries" / "other.yml"
+    extra.write_text((TINY / "entries" / "docker-no-gpu.yml").read_text(encoding="utf-8")
+                     .replace("id: docker-no-gpu", "id: other") + "aliases: [cuda-oom-old]\nrelated: [gpu-om]\n", encoding="utf-8")
+    (content / "entries" / "docker-no-gpu.yml").write_text(
+        (TINY / "entries" / "docker-no-gpu.yml").read_text(encoding="utf-8").replace("id: docker-no-gpu", "id: docker"), encoding="utf-8")
+    found = errors(content)
+    assert "content/entries/docker-no-gpu.yml:1:5: id: id 'docker' differs from the file name 'docker-no-gpu.yml'; they must match" in found
+    assert any(line.startswith("content/entries/other.yml:") and "alias 'cuda-oom-old' is already used by content/entries/gpu-oom.yml" in line for line in found)
+    assert any(line.startswith("content/entries/other.yml:") and "no entry has id 'gpu-om' (did you mean 'gpu-oom'?)" in line for line in found)
+
+
+def test_yaml_problems_are_reported_not_raised(content):
+    (content / "entries" / "gpu-oom.yml").write_text("id: gpu-oom\nid: again\n", encoding="utf-8")
+    (content / "entries" / "docker-no-gpu.yml").write_text("id: [unclosed\n", encoding="utf-8")
+    found = errors(content)
+    assert "content/entries/gpu-oom.yml:2:1: (file): duplicate key 'id'" in found
+    assert any(line.startswith("content/entries/docker-no-gpu.yml:2:1: (file): YAML syntax error") for line in found)
+
+
+def test_load_raises_content_error_listing_every_problem(content):
+    (content / "tags.yml").write_text("cuda: {zh: CUDA}\n", encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_knowledge_base(content)
+    assert "content/tags.yml:1:7: cuda: 'en' is required" in str(err.value)

@@ -3,7 +3,9 @@ parallel, into a fresh folder that replaces `site/` only when every language suc
 
 from __future__ import annotations
 
+import logging
 import os
+import signal
 import shutil
 import subprocess
 import sys
@@ -12,6 +14,7 @@ from pathlib import Path
 
 from .load import Problem
 from .model import LANGUAGES
+from .nginx import REDIRECT_MAP, redirect_map
 from .validate import check_content
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,9 +38,12 @@ class BuildFailed(Exception):
     """A build that stopped; its message says why. Nothing was written to the site folder."""
 
 
-def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Path = ROOT / "content") -> None:
-    """Build every language into `site_dir`, replacing it whole, or raise BuildFailed and leave it as it was."""
-    _, problems = check_content(content)
+def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Path = ROOT / "content",
+               build_date: int | None = None) -> None:
+    """Build every language into `site_dir`, replacing it whole, or raise BuildFailed and leave it as it was.
+
+    `build_date` (Unix time) replaces the clock in the output (sitemaps), for reproducible builds."""
+    base, problems = check_content(content)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise BuildFailed(_problem_report(errors))
@@ -45,21 +51,25 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
     site_dir = site_dir.resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
+    staging.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would lock a web server's user out of site/
     try:
-        _build_languages(staging, site_url, content.resolve())
+        _build_languages(staging, site_url, content.resolve(), build_date)
         (staging / "index.html").write_text(ROOT_INDEX, encoding="utf-8")
+        (staging / REDIRECT_MAP).write_text(redirect_map(base), encoding="utf-8")
         shutil.copyfile(staging / LANGUAGES[0] / "404.html", staging / "404.html")
         _replace(site_dir, staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _build_languages(staging: Path, site_url: str, content: Path) -> None:
+def _build_languages(staging: Path, site_url: str, content: Path, build_date: int | None) -> None:
     """Run one `mkdocs build --strict` per language, in parallel (one core each)."""
     runs = {}
     for lang in LANGUAGES:
         env = dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url,
                    PITFALLS_CONTENT=str(content), NO_MKDOCS_2_WARNING="1")
+        if build_date is not None:
+            env["SOURCE_DATE_EPOCH"] = str(build_date)  # MkDocs dates the sitemaps with it
         command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
                    "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(staging / lang)]
         runs[lang] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
@@ -83,6 +93,12 @@ def _replace(site_dir: Path, staging: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _problem_report(problems: list[Problem]) -> str:
     return f"the content has {len(problems)} error(s):\n" + "\n".join(str(p) for p in problems)
 
@@ -91,6 +107,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = ROOT / "con
     """Serve both languages with live reload: any change under WATCHED rebuilds the site."""
     from mkdocs.livereload import LiveReloadServer  # only `serve` needs it
 
+    logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("mkdocs").setLevel(logging.INFO)  # "Detected file changes", "Reloading browsers"
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # clean up the temporary site on kill too
     site_url = f"http://{host}:{port}/"
     serve_dir = Path(tempfile.mkdtemp(prefix="pitfalls-serve-")) / "site"
 

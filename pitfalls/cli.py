@@ -10,32 +10,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import linkcheck
+from . import check, linkcheck, new, similar
 from .site import DEFAULT_SITE_URL, ROOT, BuildFailed, build_site, serve
-from .validate import check_content
 
 DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 / command-line tool.
 
-  check   校验所有条目 / validate every record
+  check   校验所有条目（或指定文件）/ validate every record (or FILES); --translations: coverage
   build   构建中英双语站点到 site/ / build both languages into site/
   serve   本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000
   linkcheck  检查站内链接 / check internal links and anchors of a built site
+  new     新建条目模板 / scaffold content/entries/<id>.yml
+  similar 查找可能重复的条目 / name existing entries that are probably the same pitfall as FILE
 """
-
-
-def register_check(commands) -> None:
-    check = commands.add_parser("check", help="校验条目 / validate records")
-    check.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
-    check.set_defaults(run=_check)
-
-
-def _check(args) -> int:
-    _, problems = check_content(args.content)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    errors = sum(p.severity == "error" for p in problems)
-    print(f"{errors} error(s), {len(problems) - errors} warning(s)", file=sys.stderr)
-    return 1 if errors else 0
 
 
 def register_build(commands) -> None:
@@ -72,7 +58,7 @@ def _serve(args) -> int:
     return 0
 
 
-COMMANDS = [register_check, register_build, register_serve, linkcheck.register]
+COMMANDS = [check.register, register_build, register_serve, linkcheck.register, new.register, similar.register]
 
 
 def main(argv: list[str] | None = None) -> int:

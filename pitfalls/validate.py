@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import jsonschema
 
-from .load import Problem, YamlDocument, read_yaml
+from .load import Problem, YamlDocument, field_name, read_yaml
 from .model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text
 
 SCHEMA_DIR = Path(__file__).parent
@@ -79,20 +80,26 @@ def inspect_content(content_dir: Path) -> ContentCheck:
 
     records: list[Record] = []
     for path in sorted((content_dir / "entries").glob("*")):
-        if path.is_dir() or path.name.startswith("."):
+        if path.name.startswith("."):
             continue
-        label = _label(path, root)
-        if path.suffix != ".yml":
+        label = f"{_label(path.parent, root)}/{path.name}"  # not resolved: a symlink is named as itself
+        if path.is_symlink():
+            problems.append(Problem(label, "", "symbolic links are not allowed; put the record file itself here"))
+        elif path.is_dir():
+            problems.append(Problem(label, "", "folders inside entries/ are not read; put record files directly in entries/"))
+        elif path.suffix != ".yml":
             problems.append(Problem(label, "", "record files end in .yml"))
-            continue
-        doc, found = _read_valid(path, root, "record")
-        problems += found
-        if doc is not None:
-            documents[doc.label] = doc
-            record, found = _build_record(doc, registries["categories"], registries["tags"])
+        elif not _SLUG.match(path.stem):
+            problems.append(Problem(label, "", slug_problem(path.stem, "file name") + "; the file name is the entry's URL"))
+        else:
+            doc, found = _read_valid(path, root, "record")
             problems += found
-            if record is not None:
-                records.append(record)
+            if doc is not None:
+                documents[doc.label] = doc
+                record, found = _build_record(doc, registries["categories"], registries["tags"])
+                problems += found
+                if record is not None:
+                    records.append(record)
 
     problems += _check_links(records, documents)
     problems.sort(key=lambda p: (p.file, p.line, p.column, p.field))
@@ -129,38 +136,64 @@ def schema_problems(doc: YamlDocument, schema: str) -> list[Problem]:
     validator = schema_validator(schema)
     problems = []
     for error in validator.iter_errors(doc.data):
+        path = tuple(error.absolute_path)
+        if error.validator == "anyOf" and all(e.validator == "required" for e in error.context):
+            names = " or ".join(repr(e.validator_value[0]) for e in error.context)
+            problems.append(Problem(doc.label, _field(path), f"needs {names}", *doc.position(path)))
+            continue
         # oneOf/anyOf report "not valid under any"; the closest branch says what to fix
         if error.context:
             error = jsonschema.exceptions.best_match(error.context)
-        path = tuple(error.absolute_path)
+            path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            problems += _unknown_fields(doc, path, error)
+            continue
         line, column = doc.position(path)
         problems.append(Problem(doc.label, _field(path), _message(error), line, column))
     return sorted(set(problems), key=lambda p: (p.line, p.column, p.field, p.message))
 
 
-def _field(path: tuple) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+_field = field_name
+
+
+def _unknown_fields(doc: YamlDocument, path: tuple, error: jsonschema.ValidationError) -> list[Problem]:
+    """One problem per unknown field, at the line of its key, with the closest known name."""
+    known = list(error.schema.get("properties", {}))
+    problems = []
+    for name in sorted(set(error.instance) - set(known)):
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        line, column = doc.key_positions.get(path + (name,)) or doc.position(path)
+        problems.append(Problem(doc.label, _field(path + (name,)),
+                                f"unknown field {name!r}{hint}; allowed: {', '.join(known)}", line, column))
+    return problems
+
+
+_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def slug_problem(value: str, what: str) -> str:
+    """Why `value` is not a safe URL slug, with a suggestion when one can be made from it."""
+    suggestion = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+    example = suggestion if _SLUG.match(suggestion) else "cuda-out-of-memory"
+    return f"{value!r} is not a valid {what}: lowercase ASCII letters, digits and single hyphens (e.g. {example!r})"
 
 
 def _message(error: jsonschema.ValidationError) -> str:
     schema, value = error.schema, error.instance
-    if error.validator == "additionalProperties" and isinstance(value, dict):
-        known = list(schema.get("properties", {}))
-        unknown = sorted(set(value) - set(known))
-        hints = []
-        for name in unknown:
-            close = difflib.get_close_matches(name, known, n=1)
-            hints.append(f"unknown field {name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        return "; ".join(hints) + f"; allowed: {', '.join(known)}"
     if error.validator == "required":
         return error.message.replace("is a required property", "is required")
     if error.validator in ("minLength", "pattern") and value == "" or error.validator == "pattern" and isinstance(value, str) and not value.strip():
         return "must not be empty"
-    if error.validator == "pattern" and "description" not in schema and schema.get("pattern", "").startswith("^[a-z0-9]"):
-        return f"{value!r} is not a valid key: lowercase ASCII letters, digits and single hyphens (e.g. 'cuda-out-of-memory')"
+    if error.validator == "pattern" and schema["pattern"] == _SLUG.pattern:
+        return slug_problem(value, "id" if list(error.absolute_path) == ["id"] else "key")
+    if error.validator == "pattern" and schema["pattern"].startswith("^https?:"):
+        return f"{value!r} is not an http(s) URL"
+    if error.validator == "maxItems":
+        return f"has {len(value)} items; the limit is {schema['maxItems']}"
+    if error.validator == "uniqueItems":
+        repeated = next(item for i, item in enumerate(value) if item in value[:i])
+        return f"lists {repeated!r} more than once"
     if error.validator == "maxLength":
         return f"is {len(value)} characters long; the limit is {schema['maxLength']}"
     if error.validator == "type":

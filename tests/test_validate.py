@@ -57,11 +57,11 @@ def test_schema_errors_of_all_files_are_collected(content):
     (content / "entries" / "gpu-oom.yml").write_text(
         (TINY / "entries" / "gpu-oom.yml").read_text(encoding="utf-8").replace("id: gpu-oom", "id: GPU_oom"), encoding="utf-8")
     assert errors(content) == [
-        "content/entries/docker-no-gpu.yml:1:1: (file): unknown field 'titel' (did you mean 'title'?); allowed: id, category, title, quick_fix, symptoms, steps, tags, cause, environment, verification, references, related, last_verified, aliases",
         "content/entries/docker-no-gpu.yml:4:17: quick_fix.zh: must not be empty",
         "content/entries/docker-no-gpu.yml:5:11: symptoms: must not be empty",
-        "content/entries/docker-no-gpu.yml:7:5: steps[0]: unknown field 'coed' (did you mean 'code'?); allowed: zh, en, code",
-        "content/entries/gpu-oom.yml:2:5: id: 'GPU_oom' does not match '^[a-z0-9]+(-[a-z0-9]+)*$'",
+        "content/entries/docker-no-gpu.yml:8:5: steps[0].coed: unknown field 'coed' (did you mean 'code'?); allowed: zh, en, code",
+        "content/entries/docker-no-gpu.yml:10:1: titel: unknown field 'titel' (did you mean 'title'?); allowed: id, category, title, quick_fix, symptoms, steps, tags, cause, environment, verification, references, related, last_verified, aliases",
+        "content/entries/gpu-oom.yml:2:5: id: 'GPU_oom' is not a valid id: lowercase ASCII letters, digits and single hyphens (e.g. 'gpu-oom')",
     ]
 
 
@@ -81,7 +81,7 @@ def test_yaml_problems_are_reported_not_raised(content):
     (content / "entries" / "gpu-oom.yml").write_text("id: gpu-oom\nid: again\n", encoding="utf-8")
     (content / "entries" / "docker-no-gpu.yml").write_text("id: [unclosed\n", encoding="utf-8")
     found = errors(content)
-    assert "content/entries/gpu-oom.yml:2:1: (file): duplicate key 'id'" in found
+    assert "content/entries/gpu-oom.yml:2:1: id: duplicate key 'id'" in found
     assert any(line.startswith("content/entries/docker-no-gpu.yml:2:1: (file): YAML syntax error") for line in found)
 
 

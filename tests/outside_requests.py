@@ -24,7 +24,7 @@ class Visit:
     outside: list[str] = field(default_factory=list)
     """URLs requested from any host but the site's (each one was aborted)."""
     errors: list[str] = field(default_factory=list)
-    """Console errors and uncaught exceptions, in order."""
+    """Console errors ("message @ url") and uncaught exceptions, in order."""
 
     def search(self, query: str) -> list[str]:
         """Type `query` into the header search box and return the titles of the results."""
@@ -60,7 +60,12 @@ def offline_page(browser, base_url: str) -> Iterator[Visit]:
 
     # routed on the context, so requests of the page's workers (search) are caught too
     context.route("**/*", route)
-    visit.page.on("console", lambda message: message.type == "error" and visit.errors.append(message.text))
+    def console(message) -> None:
+        if message.type == "error":
+            where = message.location.get("url")
+            visit.errors.append(f"{message.text} @ {where}" if where else message.text)
+
+    visit.page.on("console", console)
     visit.page.on("pageerror", lambda error: visit.errors.append(str(error)))
     try:
         yield visit

@@ -151,7 +151,7 @@ def record_advice(doc: YamlDocument) -> list[Problem]:
                                      "message, but this does not look like one; paste the exact message, or describe "
                                      "the behaviour as {zh: …, en: …}"))
     if "last_verified" not in data:
-        warnings.append(_warning(doc, ("last_verified",), "no last_verified date (YYYY-MM-DD): when did someone last confirm the fix?"))
+        warnings.append(_warning(doc, ("last_verified",), "not set: add the date (YYYY-MM-DD) someone last confirmed the fix"))
     for path, value in _strings(data, ()):
         if PLACEHOLDER in value:
             warnings.append(_warning(doc, path, f"placeholder {PLACEHOLDER!r} left from `new`: write the real text"))

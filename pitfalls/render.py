@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 
 from .index import Group, SiteIndex
 from .model import KnowledgeBase, Record
+from .translations import coverage
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 
@@ -144,7 +145,7 @@ class SiteRenderer:
 
     def pages(self) -> list[RenderedPage]:
         """All pages of the language site, in a stable order."""
-        pages = [self.home(), self.all_tags()]
+        pages = [self.home(), self.all_tags(), self.translations()]
         pages += [self.category(c) for c in self.index.categories]
         pages += [self.tag(t) for t in self.index.tags]
         for record in self.base.records:
@@ -175,6 +176,11 @@ class SiteRenderer:
 
     def all_tags(self) -> RenderedPage:
         return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"])
+
+    def translations(self) -> RenderedPage:
+        """Translation coverage: how many entries are fully written in each language, and which are not."""
+        return RenderedPage("translations.md", self._render("translations.md.j2", coverage=coverage(self.base.records)),
+                            self.ui["translations"])
 
     def alias(self, record: Record, alias: str) -> RenderedPage:
         """A redirect from a former id: a plain HTML file, not a themed page."""

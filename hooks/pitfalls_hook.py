@@ -21,6 +21,7 @@ from mkdocs.structure.files import File  # noqa: E402
 
 from pitfalls.model import LANGUAGES  # noqa: E402
 from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
+from pitfalls.search import write_site_index  # noqa: E402
 from pitfalls.validate import ContentError, load_knowledge_base  # noqa: E402
 
 def content_dir() -> Path:
@@ -30,10 +31,14 @@ def content_dir() -> Path:
 
 _pages: dict = {}
 """This build's rendered pages by source path; replaced in on_config for every build."""
+_base = None
+"""This build's knowledge base, for the search index written after the build."""
+STOCK_SEARCH = os.environ.get("PITFALLS_STOCK_SEARCH") == "1"
+"""Material's own search instead of ours: only for the comparison in bench/bench_search.py."""
 
 
 def on_config(config):
-    global _pages
+    global _pages, _base
     lang = config.theme["language"]
     if lang not in LANGUAGES:
         raise PluginError(f"theme.language is {lang!r}; this site is built in {', '.join(LANGUAGES)}")
@@ -41,6 +46,7 @@ def on_config(config):
         base = load_knowledge_base(content_dir())
     except ContentError as err:
         raise PluginError(f"the content has {len(err.problems)} error(s):\n{err}") from None
+    _base = base
 
     ui = ui_strings()[lang]
     other = ui["other_language_code"]
@@ -50,6 +56,8 @@ def on_config(config):
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
     config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/", "og_locale": ui["og_locale"],
                                 "other_og_locale": ui_strings()[other]["og_locale"]}
+    if not STOCK_SEARCH:  # overrides/main.html points Material's search UI at our worker
+        config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     renderer = SiteRenderer(base, lang, edit_url=edit_url)
     _pages = {page.src_uri: page for page in renderer.pages()}
@@ -76,3 +84,9 @@ def on_page_markdown(markdown, page, config, files):
         page.meta["description"] = escape(rendered.description)
         page.meta.update(rendered.meta)
     return markdown
+
+
+def on_post_build(config):
+    # after Material's search plugin (hooks run after plugins): our index replaces its search/
+    if not STOCK_SEARCH:
+        write_site_index(_base, content_dir(), config.theme["language"], Path(config.site_dir))

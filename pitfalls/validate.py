@@ -102,6 +102,8 @@ def inspect_content(content_dir: Path) -> ContentCheck:
                     records.append(record)
 
     problems += _check_links(records, documents)
+    from .vocabulary import check_vocabulary  # imported here: vocabulary.py reads files with this module
+    problems += check_vocabulary(content_dir)[1]
     problems.sort(key=lambda p: (p.file, p.line, p.column, p.field))
     base = None
     if not any(p.severity == "error" for p in problems):

@@ -1,0 +1,52 @@
+"""The search vocabulary of content/synonyms.yml: words kept whole, query filler, synonym groups.
+
+Read and checked like the registries (safe YAML subset, JSON Schema, one message per problem).
+The file is optional: content without it searches without synonyms and filler words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .load import Problem
+from .validate import _label, _read_valid
+
+FILE_NAME = "synonyms.yml"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The reviewed search vocabulary of one content folder."""
+
+    words: tuple[str, ...] = ()
+    """Domain words the Chinese segmenter keeps whole."""
+    stopwords: tuple[str, ...] = ()
+    """Question words and filler dropped from queries."""
+    synonyms: tuple[tuple[str, ...], ...] = ()
+    """Groups of words or phrases that mean the same to a reader."""
+
+
+def check_vocabulary(content_dir: Path) -> tuple[Vocabulary | None, list[Problem]]:
+    """The vocabulary of `content_dir` (empty when the file is absent), or None and its problems."""
+    path = content_dir / FILE_NAME
+    if not path.exists():
+        return Vocabulary(), []
+    doc, problems = _read_valid(path, content_dir.parent, "synonyms")
+    if doc is None:
+        return None, problems
+    data = doc.data
+    seen: dict[str, int] = {}
+    for group_index, group in enumerate(data.get("synonyms", [])):
+        for item_index, phrase in enumerate(group):
+            key = " ".join(phrase.lower().split())
+            if key in seen and seen[key] != group_index:
+                line, column = doc.position(("synonyms", group_index, item_index))
+                problems.append(Problem(_label(path, content_dir.parent), f"synonyms[{group_index}][{item_index}]",
+                                        f"{phrase!r} is already in group {seen[key]}; merge the two groups",
+                                        line, column))
+            seen[key] = group_index
+    if problems:
+        return None, problems
+    return Vocabulary(words=tuple(data.get("words", [])), stopwords=tuple(data.get("stopwords", [])),
+                      synonyms=tuple(tuple(group) for group in data.get("synonyms", []))), []

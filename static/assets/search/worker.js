@@ -1,0 +1,34 @@
+/* Material's search worker protocol (SETUP 0 → READY 1, QUERY 2 → RESULT 3) over engine.js.
+ * Material posts its search_index.json with SETUP; ours is a stub, the engine fetches the
+ * index files it needs from <site>/search/ itself (docs/SEARCH.md). */
+importScripts("engine.js");
+
+const INDEX = new URL("../../search/", self.location.href);
+let engine = null;
+let latest = 0;
+
+function fetchJson(path) {
+  return fetch(new URL(path, INDEX), { cache: path === "manifest.json" ? "no-cache" : "default" })
+    .then(response => {
+      if (!response.ok) throw new Error(`${response.status} ${response.url}`);
+      return response.json();
+    });
+}
+
+addEventListener("message", async ({ data: message }) => {
+  if (message.type === 0) {
+    engine = new PitfallSearch.Engine(fetchJson);
+    await engine.ready();
+    postMessage({ type: 1 });
+  } else if (message.type === 2) {
+    const query = ++latest;
+    let items = [];
+    try {
+      items = (await engine.search(message.data)).items;
+    } catch (err) {
+      console.warn("search failed:", err);
+    }
+    if (query === latest)  // a later query is under way: its answer replaces this one
+      postMessage({ type: 3, data: { items } });
+  }
+});

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test build check browser clean
+.PHONY: serve test build check browser nginx dist clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,13 @@ check: $(STAMP)  ## validate every record
 browser:  ## Debian's chromium for the browser tests (Playwright's own download does not work here)
 	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
-test: $(STAMP) browser  ## set up, then run every test
+nginx:  ## Debian's nginx for tests/test_nginx.py (the test runs its own instance on a loopback port)
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
+
+dist: $(STAMP)  ## build, then pack the site into dist/pitfall-guide-site.tar.gz (same commit, same bytes)
+	$(PY) -m pitfalls dist
+
+test: $(STAMP) browser nginx  ## set up, then run every test
 	$(PY) -m pytest
 
 clean:

@@ -41,10 +41,11 @@ from .validate import ContentCheck, _label, inspect_content
 ERROR_WORDS = re.compile(
     r"error|exception|traceback|fail|fatal|denied|refused|not found|no such|cannot|can't|could not|unable"
     r"|invalid|timed? ?out|killed|abort|panic|errno|warning|segmentation|unsupported|mismatch|conflict"
-    r"|out of memory|oom|nan\b|exit (code|status)|\b[45]\d\d\b|错误|失败|异常|拒绝|无法|找不到|不支持",
+    r"|missing|unknown|unrecognized|unexpected|does not exist|not available|\bno\b.*\bfound\b|forbidden|permission"
+    r"|out of memory|oom|nan\b|exit (code|status)|\b[45]\d\d\b|^[\w.-]+: \S|错误|失败|异常|拒绝|无法|找不到|不支持",
     re.IGNORECASE,
 )
-"""Words and shapes an error message contains: what tells a message from a description."""
+"""Words and shapes an error message contains (or `program: message`): what tells a message from a description."""
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _TEXT_FIELDS = ("title", "quick_fix", "cause", "verification")
 _LANGUAGE_NAMES = {"zh": "Chinese (zh)", "en": "English (en)"}

@@ -1,0 +1,299 @@
+"""The contributor's command line on fixtures: new → check, every kind of broken record with
+its exact message, line and exit status, warnings, annotations, and similar-entry detection."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pitfalls.cli import main
+from pitfalls.new import PLACEHOLDER
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+
+GOOD = """\
+id: {id}
+category: training
+title:
+  zh: 学习率太大导致 loss 爆炸
+  en: Loss explodes because the learning rate is too high
+quick_fix:
+  zh: 把学习率降低 10 倍
+  en: Lower the learning rate tenfold
+symptoms:
+  - "ValueError: loss is nan at step 120"
+steps:
+  - zh: 降低学习率：
+    en: "Lower the learning rate:"
+    code: python train.py --lr 1e-4
+tags: [cuda]
+last_verified: 2026-11-02
+"""
+
+
+@pytest.fixture
+def content(tmp_path) -> Path:
+    """A writable copy of the tiny fixture content (gpu-oom: complete; docker-no-gpu: zh only)."""
+    target = tmp_path / "content"
+    shutil.copytree(TINY, target)
+    return target
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr of `python -m pitfalls ARGV`."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def write(content: Path, name: str, text: str) -> Path:
+    path = content / "entries" / f"{name}.yml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- new ---
+
+
+def test_new_then_check_passes(content, capsys):
+    status, out, err = run(capsys, "new", "--content", str(content), "--id", "lr-too-high", "--category", "training",
+                           "--tags", "cuda, gpu-memory", "--title-zh", "学习率太大", "--title-en", "Learning rate too high")
+    assert status == 0, err
+    path = content / "entries" / "lr-too-high.yml"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=../../pitfalls/record.schema.json\n")
+    for field in ("id", "category", "title", "quick_fix", "symptoms", "steps", "tags", "cause", "environment",
+                  "verification", "references", "related", "last_verified", "aliases"):
+        assert f"\n{field}:" in text, field
+    assert 'zh: "学习率太大"' in text and "tags: [cuda, gpu-memory]" in text
+
+    status, out, err = run(capsys, "check", "--content", str(content), str(path))
+    assert status == 0, out
+    assert err.startswith("0 error(s), ")
+    # what is left to write is flagged, at its line
+    assert f"content/entries/lr-too-high.yml:12:7: quick_fix.zh: placeholder '{PLACEHOLDER}' left from `new`" in out
+    assert "title.zh: placeholder" not in out  # given as a flag
+
+
+def test_new_filled_in_passes_without_warnings(content, capsys):
+    assert run(capsys, "new", "--content", str(content), "--id", "lr-too-high", "--category", "training",
+               "--tags", "cuda")[0] == 0
+    write(content, "lr-too-high", GOOD.format(id="lr-too-high"))
+    status, out, err = run(capsys, "check", "--content", str(content), str(content / "entries" / "lr-too-high.yml"))
+    assert (status, out, err) == (0, "", "0 error(s), 0 warning(s)\n")
+
+
+def test_new_asks_on_a_terminal(content, capsys, monkeypatch):
+    answers = iter(["asked-entry", "deployment", "docker", "", "Asked title"])
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    status, out, err = run(capsys, "new", "--content", str(content))
+    assert status == 0, err
+    text = (content / "entries" / "asked-entry.yml").read_text(encoding="utf-8")
+    assert "category: deployment" in text and 'en: "Asked title"' in text and f'zh: "{PLACEHOLDER}' in text
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--id", "gpu-oom"], "new: id 'gpu-oom' is already used by {entries}/gpu-oom.yml"),
+    (["--id", "cuda-oom-old"], "new: id 'cuda-oom-old' is already used by {entries}/gpu-oom.yml"),  # an alias
+    (["--id", "GPU_OOM"], "new: id 'GPU_OOM' is not a valid slug: lowercase ASCII letters, digits and single "
+                          "hyphens, at most 80 characters (e.g. 'cuda-out-of-memory')"),
+    (["--id", "tags"], "new: id 'tags' is reserved for a site page"),
+    (["--id", "ok-id", "--category", "nope"], "new: unknown category 'nope'; known: training, deployment"),
+    (["--id", "ok-id", "--tags", "cuda,nope"], "new: unknown tag(s) nope; known: cuda, gpu-memory, docker, unused"),
+])
+def test_new_refuses(content, capsys, flags, message):
+    defaults = {"--id": "ok-id", "--category": "training", "--tags": "cuda"}
+    defaults.update(dict(zip(flags[::2], flags[1::2])))
+    before = sorted(p.name for p in (content / "entries").iterdir())
+    status, out, err = run(capsys, "new", "--content", str(content), *(x for kv in defaults.items() for x in kv))
+    assert status == 2
+    assert err.strip() == message.format(entries=content / "entries")
+    assert sorted(p.name for p in (content / "entries").iterdir()) == before
+
+
+def test_new_without_a_terminal_names_the_missing_flag(content, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    status, _, err = run(capsys, "new", "--content", str(content), "--id", "x-y")
+    assert (status, err.strip()) == (2, "new: --category is required (stdin is not a terminal, so it cannot be asked for)")
+
+
+# --- check: errors ---
+
+BROKEN = [
+    # (what, file name, record text, expected line)
+    ("unknown tag", "lr-too-high", GOOD.format(id="lr-too-high").replace("tags: [cuda]", "tags: [cuda, gpu-memry]"),
+     "content/entries/lr-too-high.yml:15:14: tags[1]: unknown tag 'gpu-memry' (did you mean 'gpu-memory'?); "
+     "add it to content/tags.yml or use a known key"),
+    ("unknown category", "lr-too-high", GOOD.format(id="lr-too-high").replace("category: training", "category: trainig"),
+     "content/entries/lr-too-high.yml:2:11: category: unknown category 'trainig'; known: training, deployment "
+     "(content/categories.yml)"),
+    ("id is not the file name (two files, one id)", "lr-copy", GOOD.format(id="gpu-oom"),
+     "content/entries/lr-copy.yml:1:5: id: id 'gpu-oom' differs from the file name 'lr-copy.yml'; they must match"),
+    ("broken related", "lr-too-high", GOOD.format(id="lr-too-high") + "related: [gpu-oom, docker-no-gpus]\n",
+     "content/entries/lr-too-high.yml:17:20: related[1]: no entry has id 'docker-no-gpus' (did you mean 'docker-no-gpu'?)"),
+    ("alias clashing with an id", "lr-too-high", GOOD.format(id="lr-too-high") + "aliases: [old-lr, docker-no-gpu]\n",
+     "content/entries/lr-too-high.yml:17:19: aliases[1]: alias 'docker-no-gpu' is already used by "
+     "content/entries/docker-no-gpu.yml; two entries cannot share a URL"),
+    ("alias clashing with another alias", "lr-too-high", GOOD.format(id="lr-too-high") + "aliases: [cuda-oom-old]\n",
+     "content/entries/lr-too-high.yml:17:11: aliases[0]: alias 'cuda-oom-old' is already used by "
+     "content/entries/gpu-oom.yml; two entries cannot share a URL"),
+    ("alias equal to its own id", "lr-too-high", GOOD.format(id="lr-too-high") + "aliases: [lr-too-high]\n",
+     "content/entries/lr-too-high.yml:17:11: aliases[0]: alias 'lr-too-high' is the entry's own id; an alias is a former id"),
+    ("related to itself", "lr-too-high", GOOD.format(id="lr-too-high") + "related: [lr-too-high]\n",
+     "content/entries/lr-too-high.yml:17:11: related[0]: an entry cannot be related to itself"),
+]
+
+
+@pytest.mark.parametrize("what, name, text, expected", BROKEN, ids=[b[0] for b in BROKEN])
+def test_check_reports_each_broken_record_at_its_line(content, capsys, what, name, text, expected):
+    path = write(content, name, text)
+    status, out, err = run(capsys, "check", "--content", str(content))
+    assert status == 1
+    assert [line for line in out.splitlines() if not line.endswith("(warning)")] == [expected]
+    assert err.startswith("1 error(s), ")
+    # naming the file reports its problems only (the tiny fixture's warnings are elsewhere)
+    assert run(capsys, "check", "--content", str(content), str(path))[:2] == (1, expected + "\n")
+
+
+def test_check_annotates_for_github_actions(content, capsys, monkeypatch):
+    write(content, "lr-too-high", GOOD.format(id="lr-too-high").replace("tags: [cuda]", "tags: [cuda, gpu-memry]"))
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    status, out, _ = run(capsys, "check", "--content", str(content))
+    assert status == 1
+    assert ("::error file=content/entries/lr-too-high.yml,line=15,col=14,title=tags[1]::unknown tag 'gpu-memry' "
+            "(did you mean 'gpu-memory'?); add it to content/tags.yml or use a known key") in out.splitlines()
+    assert ("::warning file=content/entries/docker-no-gpu.yml,line=1,col=1,title=last_verified::"
+            "not set: add the date (YYYY-MM-DD) someone last confirmed the fix") in out.splitlines()
+
+
+def test_check_with_files_still_fails_on_errors_elsewhere(content, capsys):
+    write(content, "lr-too-high", GOOD.format(id="lr-too-high") + "related: [nowhere]\n")
+    status, out, err = run(capsys, "check", "--content", str(content), str(content / "entries" / "gpu-oom.yml"))
+    assert status == 1 and "lr-too-high" not in out
+    assert "1 more error(s) in other files: run `check` without FILES" in err
+
+
+# --- check: warnings ---
+
+
+def test_check_warnings_do_not_fail(content, capsys):
+    write(content, "lr-too-high", GOOD.format(id="lr-too-high")
+          .replace('  - "ValueError: loss is nan at step 120"', '  - "训练几步后 loss 变成 nan"\n  - "The loss goes up"')
+          .replace("    code: python train.py --lr 1e-4\n", "")
+          .replace("last_verified: 2026-11-02\n", ""))
+    status, out, err = run(capsys, "check", "--content", str(content), str(content / "entries" / "lr-too-high.yml"))
+    assert status == 0
+    not_message = ("a plain-string symptom is shown as a verbatim error message, but this does not look like one; "
+                   "paste the exact message, or describe the behaviour as {zh: …, en: …} (warning)")
+    assert out.splitlines() == [
+        "content/entries/lr-too-high.yml:1:1: last_verified: not set: add the date (YYYY-MM-DD) someone last "
+        "confirmed the fix (warning)",
+        f"content/entries/lr-too-high.yml:10:5: symptoms[0]: {not_message}",
+        f"content/entries/lr-too-high.yml:11:5: symptoms[1]: {not_message}",
+        "content/entries/lr-too-high.yml:13:3: steps: no step gives a command: add `code` (or inline `code`) to the "
+        "step where the reader runs something (warning)",
+    ]
+    assert err == "0 error(s), 4 warning(s)\n"
+
+
+def test_check_warns_about_a_missing_translation(content, capsys):
+    status, out, _ = run(capsys, "check", "--content", str(content), str(content / "entries" / "docker-no-gpu.yml"))
+    assert status == 0
+    assert ("content/entries/docker-no-gpu.yml:4:3: title: not translated into English (en): title, quick_fix, steps[0]; "
+            "the en page shows the other language under a notice (warning)") in out.splitlines()
+
+
+def test_check_translations_prints_coverage(content, capsys):
+    status, out, _ = run(capsys, "check", "--content", str(content), "--translations")
+    assert status == 0
+    assert out.split("翻译覆盖率 / translation coverage:\n")[1] == (
+        "  zh: 2/2 records complete (100%)\n"
+        "  en: 1/2 records complete (50%)\n"
+        "    missing en: content/entries/docker-no-gpu.yml\n")
+
+
+def test_the_real_content_has_no_errors(capsys):
+    status, out, err = run(capsys, "check")
+    assert status == 0, out
+
+
+# --- similar ---
+
+NEAR_DUPLICATE = """\
+id: gpu-memory-exhausted
+title:
+  zh: 训练时显存不足 OOM
+  en: GPU runs out of memory during training
+symptoms:
+  - zh: 训练刚开始就 OOM
+    en: OOM right at the first training step
+"""
+DISTINCT = """\
+id: matplotlib-font
+title:
+  zh: matplotlib 中文显示为方框
+  en: Chinese characters show as boxes in matplotlib plots
+symptoms:
+  - "UserWarning: Glyph 20013 missing from current font."
+"""
+
+
+def test_similar_names_a_planted_near_duplicate(tmp_path, capsys):
+    draft = tmp_path / "draft.yml"
+    draft.write_text(NEAR_DUPLICATE, encoding="utf-8")
+    status, out, err = run(capsys, "similar", str(draft))
+    assert status == 0
+    assert out.splitlines() == ["content/entries/cuda-out-of-memory.yml: 显存不足 (CUDA out of memory) (similarity 0.47)"]
+
+
+def test_similar_stays_quiet_on_a_distinct_entry(tmp_path, capsys):
+    draft = tmp_path / "draft.yml"
+    draft.write_text(DISTINCT, encoding="utf-8")
+    status, out, err = run(capsys, "similar", str(draft))
+    assert (status, out) == (0, "")
+    assert err == "0 similar entries / 相似条目 0 条\n"
+
+
+def test_similar_names_an_entry_with_the_same_error_message(tmp_path, capsys):
+    draft = tmp_path / "draft.yml"  # the numbers differ, the message is the same
+    draft.write_text('title: {en: Something else}\nsymptoms:\n  - "RuntimeError: CUDA out of memory. Tried to allocate '
+                     '8.00 GiB"\n', encoding="utf-8")
+    content = tmp_path / "content"
+    shutil.copytree(TINY, content)
+    status, out, _ = run(capsys, "similar", "--content", str(content), str(draft))
+    assert out.startswith("content/entries/gpu-oom.yml: 显存不足 (similarity ")
+    assert out.rstrip().endswith("same error message 'RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB')")
+
+
+def test_similar_does_not_match_an_entry_with_itself(capsys):
+    status, out, _ = run(capsys, "similar", str(ROOT / "content" / "entries" / "cuda-out-of-memory.yml"))
+    assert (status, out) == (0, "")
+
+
+def test_check_warns_about_similar_entries_for_new_records_only(content, capsys):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=content, check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "base")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "seed")
+    copy = (content / "entries" / "gpu-oom.yml").read_text(encoding="utf-8")
+    write(content, "gpu-oom-again", copy.replace("id: gpu-oom", "id: gpu-oom-again").replace("aliases: [cuda-oom-old]\n", ""))
+    expected = ("content/entries/gpu-oom-again.yml:5:3: title: probably the same pitfall as content/entries/gpu-oom.yml: "
+                "显存不足 (similarity 1.00; same error message 'RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB'); "
+                "extend that entry, or say how this one differs (warning)")
+    status, out, _ = run(capsys, "check", "--content", str(content))
+    assert status == 0 and out.splitlines().count(expected) == 1
+    assert "probably the same pitfall" not in out.replace(expected, "")  # gpu-oom is not new: no warning on it
+
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "add")
+    assert "probably the same pitfall" not in run(capsys, "check", "--content", str(content))[1]
+    # in a pull request the record is committed: --new-since names the base
+    assert expected in run(capsys, "check", "--content", str(content), "--new-since", "HEAD~1")[1].splitlines()

@@ -63,6 +63,20 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class Signature:
+    """A pattern that identifies the pitfall's error in one log line (docs/SIGNATURES.md)."""
+
+    kind: str
+    """"exact" (text with placeholders such as `<pid>`) or "regex" (a Python regular expression)."""
+    text: str
+    """The signature as written in the record."""
+    pattern: str
+    """The regular expression searched in each log line: the exact text with its placeholders expanded, or the regex."""
+    specificity: int
+    """How many literal characters every match contains; more specific signatures rank first."""
+
+
+@dataclass(frozen=True)
 class Label:
     """A category or tag: a stable key with a label in each language."""
 
@@ -112,6 +126,8 @@ class Record:
     """ISO date someone last confirmed the fix."""
     aliases: tuple[str, ...] = ()
     """Former ids; each redirects to this entry."""
+    signatures: tuple[Signature, ...] = ()
+    """Patterns that identify the error in a log, for `python -m pitfalls match`."""
 
     def texts(self) -> list[Text]:
         """Every piece of prose in the record, for translation status."""

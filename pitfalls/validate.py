@@ -14,6 +14,7 @@ import jsonschema
 
 from .load import Problem, YamlDocument, field_name, read_yaml
 from .model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text
+from .signatures import compile_signature
 
 SCHEMA_DIR = Path(__file__).parent
 PROJECT_ROOT = SCHEMA_DIR.parent
@@ -144,8 +145,8 @@ def schema_problems(doc: YamlDocument, schema: str) -> list[Problem]:
             problems.append(Problem(doc.label, _field(path), f"needs {names}", *doc.position(path)))
             continue
         # oneOf/anyOf report "not valid under any"; the closest branch says what to fix
-        if error.context:
-            error = jsonschema.exceptions.best_match(error.context)
+        if error.context:  # a branch for another type of value has nothing to say about this one
+            error = jsonschema.exceptions.best_match([e for e in error.context if e.validator != "type"] or error.context)
             path = tuple(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             problems += _unknown_fields(doc, path, error)
@@ -243,6 +244,13 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
             close = difflib.get_close_matches(tag, list(tags), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             problem(("tags", index), f"unknown tag {tag!r}{hint}; add it to content/tags.yml or use a known key")
+    signatures = []
+    for index, item in enumerate(data.get("signatures", [])):
+        (kind, text), = item.items()
+        try:
+            signatures.append(compile_signature(kind, text))
+        except ValueError as err:
+            problem(("signatures", index, kind), f"{kind} signature {text!r} {err}")
     if problems:
         return None, problems
 
@@ -265,6 +273,7 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
         related=tuple(data.get("related", [])),
         last_verified=data.get("last_verified"),
         aliases=tuple(data.get("aliases", [])),
+        signatures=tuple(signatures),
     )
     return record, []
 
@@ -283,7 +292,9 @@ def _check_links(records: list[Record], documents: dict[str, YamlDocument]) -> l
     claims += [(r, alias, ("aliases", i)) for r in by_source for i, alias in enumerate(r.aliases)]
     for record, slug, path in claims:
         what = "id" if path == ("id",) else "alias"
-        if slug in owners and owners[slug] is not record:
+        if what == "alias" and slug == record.id:
+            problem(record, path, f"alias {slug!r} is the entry's own id; an alias is a former id")
+        elif slug in owners and owners[slug] is not record:
             problem(record, path, f"{what} {slug!r} is already used by {owners[slug].source}; two entries cannot share a URL")
         elif slug in RESERVED_IDS and what == "alias":
             problem(record, path, f"alias {slug!r} is reserved for a site page")

@@ -60,7 +60,7 @@ def test_schema_errors_of_all_files_are_collected(content):
         "content/entries/docker-no-gpu.yml:4:17: quick_fix.zh: must not be empty",
         "content/entries/docker-no-gpu.yml:5:11: symptoms: must not be empty",
         "content/entries/docker-no-gpu.yml:8:5: steps[0].coed: unknown field 'coed' (did you mean 'code'?); allowed: zh, en, code",
-        "content/entries/docker-no-gpu.yml:10:1: titel: unknown field 'titel' (did you mean 'title'?); allowed: id, category, title, quick_fix, symptoms, steps, tags, cause, environment, verification, references, related, last_verified, aliases",
+        "content/entries/docker-no-gpu.yml:10:1: titel: unknown field 'titel' (did you mean 'title'?); allowed: id, category, title, quick_fix, symptoms, steps, tags, cause, environment, verification, references, related, last_verified, aliases, signatures",
         "content/entries/gpu-oom.yml:2:5: id: 'GPU_oom' is not a valid id: lowercase ASCII letters, digits and single hyphens (e.g. 'gpu-oom')",
     ]
 

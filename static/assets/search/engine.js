@@ -18,7 +18,7 @@
 
   const SYNONYM_WEIGHT = 0.5;      // a synonym's match counts half a typed word's
   const MAX_RESULTS = 20;          // entries listed (and fetched) per query
-  const EXACT_BONUS = 1e6;         // a whole error message found in the query ranks first
+  const EXACT_BONUS = 1e6;         // an error message found whole in the query ranks first
   const MIN_MESSAGE_CHARS = 8;     // shorter messages are too generic for that
   const MIN_PARTIAL_CHARS = 16;    // a query this long found inside a message counts too
   const SECTIONS_SHOWN = 2;        // matching sections shown under an entry; more fold away
@@ -212,9 +212,10 @@
       const key = messageKey(query);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`, this.docs);
-        hit.exact = hit.data.messages.some(m =>
-          (m.length >= MIN_MESSAGE_CHARS && key.includes(m)) || (key.length >= MIN_PARTIAL_CHARS && m.includes(key)));
-        if (hit.exact) hit.score += EXACT_BONUS;
+        const whole = hit.data.messages.some(m => m.length >= MIN_MESSAGE_CHARS && key.includes(m));
+        const part = key.length >= MIN_PARTIAL_CHARS && hit.data.messages.some(m => m.includes(key));
+        hit.exact = whole || part;
+        hit.score += whole ? EXACT_BONUS : part ? EXACT_BONUS / 2 : 0;  // a whole message before a piece of one
       }));
       return { terms, hits: top.sort(order) };
     }

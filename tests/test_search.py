@@ -1,0 +1,150 @@
+"""The site search: the public query set in headless Chromium through Material's search box,
+the CLI against the same index, Python and JS text analysis alike, escaping, the vocabulary file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import yaml
+
+from pitfalls.search import ENGINE_JS, english_terms, keep_word, message_key, normalize, run_queries, shard_of, stem
+from pitfalls.validate import check_content
+
+from conftest import ROOT, build_fixture_site
+
+QUERIES = yaml.safe_load((Path(__file__).with_name("search_queries.yml")).read_text(encoding="utf-8"))["queries"]
+WORDS = """memory memories hang hangs hanging hanged freeze freezes freezing frozen install installed installation
+installing installs exit exited exits process processes processing loss losses gradient gradients checkpoint
+checkpointing checkpoints running stopped added embed embedding speed needed used using fixes fixed boxes status
+analysis windows devices device quantization quantize quantized dependencies dependency converges convergence
+mismatch mismatches disconnected disconnects connection timed timeout applies apply was is this gpus cuda12 nan
+a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg""".split()
+TEXTS = ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity)",
+         "ＯＯＭ　ｆｕｌｌ－ｗｉｄｔｈ text, 全角字符 and ①②",
+         "torch.onnx.export 报 shape mismatch 或 unsupported op aten::scaled_dot_product_attention",
+         "ssh: connect to host 203.0.113.7 port 22: Connection timed out 🚀 /usr/lib/x86_64-linux-gnu"]
+
+
+def _node(script: str, payload: object) -> object:
+    node = shutil.which("node")
+    assert node, "node is needed: `make test` installs Debian's nodejs"
+    done = subprocess.run([node, "-e", script, str(ENGINE_JS)], input=json.dumps(payload), capture_output=True,
+                          text=True, encoding="utf-8", check=True)
+    return json.loads(done.stdout)
+
+
+def test_python_and_js_analyse_text_alike():
+    js = _node("""
+        const e = require(process.argv[1]);
+        const {words, texts} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+        console.log(JSON.stringify({
+          stem: words.map(e.stem), keep: words.map(e.keepWord), shard: words.map(w => e.shardOf(w, 64)),
+          terms: texts.map(t => e.englishTerms(e.normalize(t))), keys: texts.map(e.messageKey),
+          hanShard: texts.map(t => e.shardOf(e.normalize(t).replace(/[^\\u4e00-\\u9fff]/g, "") || "x", 64)),
+        }));
+    """, {"words": WORDS, "texts": TEXTS})
+    assert js["stem"] == [stem(w) for w in WORDS]
+    assert js["keep"] == [keep_word(w) for w in WORDS]
+    assert js["shard"] == [shard_of(w, 64) for w in WORDS]
+    assert js["terms"] == [english_terms(normalize(t)) for t in TEXTS]
+    assert js["keys"] == [message_key(t) for t in TEXTS]
+    han = ["".join(c for c in normalize(t) if "\u4e00" <= c <= "\u9fff") or "x" for t in TEXTS]
+    assert js["hanShard"] == [shard_of(h, 64) for h in han]
+    # the stemmer does what it is for
+    assert stem("memories") == stem("memory") and stem("hanging") == stem("hangs") == stem("hang")
+    assert stem("installation") == stem("installed") == stem("install")
+
+
+@pytest.fixture(scope="module")
+def browser_rankings(site_url, browser) -> dict[tuple[str, str], list[str]]:
+    """(lang, query) → entry ids in the order Material's result list shows them, for every query
+    of the set, typed into the header search box of the built site."""
+    rankings = {}
+    page = browser.new_page()
+    for lang in ("zh", "en"):
+        page.goto(f"{site_url}{lang}/")
+        box = page.locator("input.md-search__input")
+        for query in (q["q"] for q in QUERIES if q.get("lang", "zh") == lang):
+            page.evaluate("""() => { document.querySelector(".md-search-result__list").innerHTML = "";
+                                      document.querySelector(".md-search-result__meta").textContent = "…"; }""")
+            box.fill(query)
+            box.press("End")  # Material searches on keyup; fill() types Chinese without key events
+            page.wait_for_function("""() => document.querySelector(".md-search-result__list").children.length
+                                         || document.querySelector(".md-search-result__meta").textContent !== "…" """)
+            hrefs = page.eval_on_selector_all(".md-search-result__item > a:first-child", "els => els.map(a => a.href)")
+            rankings[lang, query] = [href.split(f"/{lang}/", 1)[1].split("/")[0] for href in hrefs]
+    page.close()
+    return rankings
+
+
+def test_query_set_finds_the_right_entry_first(browser_rankings):
+    ranks = []
+    for query in QUERIES:
+        ids = browser_rankings[query.get("lang", "zh"), query["q"]]
+        assert ids, f"no result for {query['q']!r}"
+        ranks.append(ids[0] == query["id"])
+    misses = [q["q"] for q, hit in zip(QUERIES, ranks) if not hit]
+    assert sum(ranks) / len(ranks) >= 0.9, f"top-1 {sum(ranks)}/{len(ranks)}; missed: {misses}"
+
+
+def test_cli_engine_ranks_like_the_browser(site, browser_rankings):
+    for lang in ("zh", "en"):
+        queries = [q["q"] for q in QUERIES if q.get("lang", "zh") == lang]
+        for query, ranked in zip(queries, run_queries(site / lang / "search", queries)):
+            # Material renders the first 10 results at once and the rest on scrolling
+            assert [r["id"] for r in ranked][:10] == browser_rankings[lang, query], query
+
+
+def test_deep_link_opens_with_results(site_url, browser):
+    page = browser.new_page()
+    page.goto(f"{site_url}zh/?q={quote('显存溢出')}")
+    first = page.locator(".md-search-result__item").first
+    first.wait_for()
+    assert "/zh/cuda-out-of-memory/" in first.locator("a").first.get_attribute("href")
+    assert first.locator("mark").count() > 0  # matched words are highlighted
+    page.close()
+
+
+def test_search_command(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "dataloader hangs on windows", "--lang", "en",
+                           "--json"], cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[0]["id"] == "dataloader-workers-hang"
+    done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "x", "--site-dir", str(tmp_path)], cwd=ROOT,
+                          capture_output=True, text=True, encoding="utf-8")
+    assert done.returncode == 1 and "build the site first" in done.stderr
+
+
+def test_record_html_shows_as_text_in_results(tmp_path, http_server, browser):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    entry = content / "entries" / "loss-nan.yml"
+    text = entry.read_text(encoding="utf-8").replace("zh: Loss NaN / 梯度爆炸", 'zh: "Loss NaN <img src=x onerror=alert(1)> 梯度爆炸"')
+    entry.write_text(text, encoding="utf-8")
+    site_url = http_server(build_fixture_site(tmp_path, content))
+    page = browser.new_page()
+    page.goto(f"{site_url}zh/?q={quote('梯度爆炸 img')}")
+    title = page.locator(".md-search-result__item h1").first
+    title.wait_for()
+    assert "<img src=x onerror=alert(1)>" in title.text_content()
+    assert page.locator(".md-search-result img").count() == 0
+    page.close()
+
+
+def test_bad_vocabulary_is_reported_with_file_and_field(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    (content / "synonyms.yml").write_text("synonyms:\n  - [显存, OOM]\n  - [oom]\nwords: [卡 死]\n", encoding="utf-8")
+    _, problems = check_content(content)
+    found = {(p.file, p.field) for p in problems if p.severity == "error"}
+    assert ("content/synonyms.yml", "synonyms[1]") in found  # a group of one
+    assert ("content/synonyms.yml", "words[0]") in found  # a word with a space
+    (content / "synonyms.yml").write_text("synonyms:\n  - [显存, OOM]\n  - [oom, 爆显存]\n", encoding="utf-8")
+    _, problems = check_content(content)
+    assert [p.field for p in problems if p.file == "content/synonyms.yml"] == ["synonyms[1][0]"]

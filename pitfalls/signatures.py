@@ -52,14 +52,16 @@ _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 def exact_pattern(text: str, placeholders: bool = True) -> str:
     """The regular expression for exact text: literal, any run of blanks matching any run of blanks,
-    and (when `placeholders`) each placeholder replaced by its expression."""
+    and (when `placeholders`) each placeholder replaced by its expression. Blank runs are
+    possessive (`++`): they never give blanks back to a neighbouring `<any>`, which keeps
+    `a <any> b` linear."""
     parts = _PLACEHOLDER.split(text) if placeholders else [text]
     pattern = []
     for index, part in enumerate(parts):
         if index % 2:  # split() puts the captured placeholder names at odd positions
             pattern.append(PLACEHOLDERS[part])
         else:
-            pattern.append(r"[ \t]+".join(re.escape(chunk) for chunk in _BLANKS.split(part)))
+            pattern.append(r"[ \t]++".join(re.escape(chunk) for chunk in _BLANKS.split(part)))
     return "".join(pattern)
 
 

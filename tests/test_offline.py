@@ -3,6 +3,9 @@ but the site's own unreachable, and logs no error."""
 
 from __future__ import annotations
 
+import re
+from html.parser import HTMLParser
+
 import pytest
 
 from outside_requests import offline_page
@@ -48,3 +51,38 @@ def test_search_with_results_makes_no_outside_request(browser, site_url, lang):
         assert any("CUDA" in title for title in titles), titles
         assert visit.outside == []
         assert visit.errors == []
+
+
+class _ResourceLinks(HTMLParser):
+    """URLs a page loads by itself: src of embedded elements, href of loaded <link>s."""
+
+    LOADED_LINKS = {"stylesheet", "icon", "preload", "modulepreload", "manifest", "prefetch", "preconnect",
+                    "dns-prefetch", "apple-touch-icon"}
+
+    def __init__(self):
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "link" and self.LOADED_LINKS & set((attrs.get("rel") or "").split()):
+            self.urls.append(attrs.get("href") or "")
+        elif tag in ("script", "img", "iframe", "source", "video", "audio", "embed", "input") and attrs.get("src"):
+            self.urls.append(attrs["src"])
+
+
+OUTSIDE = re.compile(r"^(https?:)?//", re.I)
+CSS_OUTSIDE = re.compile(r"""(@import\s+["']|url\(\s*["']?)(https?:)?//""", re.I)
+
+
+def test_no_page_or_stylesheet_of_the_site_loads_from_another_host(site):
+    """Every built page, not only one of each type: nothing it loads names another host."""
+    outside = []
+    for page in site.rglob("*.html"):
+        links = _ResourceLinks()
+        links.feed(page.read_text(encoding="utf-8"))
+        outside += [f"{page.relative_to(site)}: {url}" for url in links.urls if OUTSIDE.match(url)]
+    for stylesheet in site.rglob("*.css"):
+        outside += [f"{stylesheet.relative_to(site)}: {m.group(0)}"
+                    for m in CSS_OUTSIDE.finditer(stylesheet.read_text(encoding="utf-8"))]
+    assert outside == []

@@ -13,6 +13,7 @@ from urllib.parse import quote
 import pytest
 import yaml
 
+from bench.search_ui import open_search, search
 from pitfalls.search import ENGINE_JS, english_terms, keep_word, message_key, normalize, run_queries, shard_of, stem
 from pitfalls.validate import check_content
 
@@ -68,17 +69,9 @@ def browser_rankings(site_url, browser) -> dict[tuple[str, str], list[str]]:
     rankings = {}
     page = browser.new_page()
     for lang in ("zh", "en"):
-        page.goto(f"{site_url}{lang}/")
-        box = page.locator("input.md-search__input")
+        open_search(page, f"{site_url}{lang}/")
         for query in (q["q"] for q in QUERIES if q.get("lang", "zh") == lang):
-            page.evaluate("""() => { document.querySelector(".md-search-result__list").innerHTML = "";
-                                      document.querySelector(".md-search-result__meta").textContent = "…"; }""")
-            box.fill(query)
-            box.press("End")  # Material searches on keyup; fill() types Chinese without key events
-            page.wait_for_function("""() => document.querySelector(".md-search-result__list").children.length
-                                         || document.querySelector(".md-search-result__meta").textContent !== "…" """)
-            hrefs = page.eval_on_selector_all(".md-search-result__item > a:first-child", "els => els.map(a => a.href)")
-            rankings[lang, query] = [href.split(f"/{lang}/", 1)[1].split("/")[0] for href in hrefs]
+            rankings[lang, query] = search(page, lang, query)[1]
     page.close()
     return rankings
 

@@ -1,0 +1,48 @@
+"""Driving Material's search box in a Playwright page, as a reader does: shared by
+tests/test_search.py and bench/bench_search.py, so both measure the same thing."""
+
+from __future__ import annotations
+
+# Clears the result list, types the query (Material searches on keyup; Playwright's typing sends
+# no key events for Chinese, so the value is set and a keyup dispatched), and resolves with the
+# milliseconds until the result list (or the "no results" line) is there, and the entry links.
+_SEARCH = """async (query) => {
+  const input = document.querySelector("input.md-search__input");
+  const list = document.querySelector(".md-search-result__list");
+  const meta = document.querySelector(".md-search-result__meta");
+  list.innerHTML = "";
+  meta.textContent = "…";
+  input.focus();
+  return await new Promise(resolve => {
+    const start = performance.now();
+    const done = () => {
+      if (!list.children.length && meta.textContent === "…") return false;
+      observer.disconnect();
+      resolve({ ms: performance.now() - start,
+                hrefs: [...list.querySelectorAll(".md-search-result__item > a:first-child")].map(a => a.href) });
+      return true;
+    };
+    const observer = new MutationObserver(done);
+    observer.observe(list.parentElement, { childList: true, subtree: true, characterData: true });
+    input.value = query;
+    input.dispatchEvent(new KeyboardEvent("keyup", { key: "End", bubbles: true }));
+  });
+}"""
+
+_READY = """() => document.querySelector(".md-search-result__meta").textContent.trim() !== ""
+                && !document.querySelector(".md-search-result__meta").textContent.includes("初始化")
+                && !document.querySelector(".md-search-result__meta").textContent.includes("Initializing")"""
+
+
+def open_search(page, lang_url: str) -> None:
+    """Load a language site's home page and wait until its search worker is ready."""
+    page.goto(lang_url)
+    page.locator("input.md-search__input").focus()
+    page.wait_for_function(_READY)
+
+
+def search(page, lang: str, query: str) -> tuple[float, list[str]]:
+    """(ms from the keystroke to the result list, entry ids in the order shown) for `query`."""
+    result = page.evaluate(_SEARCH, query)
+    ids = [href.split(f"/{lang}/", 1)[1].split("/")[0].split("?")[0].split("#")[0] for href in result["hrefs"]]
+    return result["ms"], ids

@@ -67,12 +67,14 @@ def exact_pattern(text: str, placeholders: bool = True) -> str:
 
 def compile_signature(kind: str, text: str) -> Signature:
     """The signature for one `{exact: …}` or `{regex: …}` item; ValueError says what is wrong with it."""
-    pattern = exact_pattern(text) if kind == "exact" else text
+    pattern = exact_pattern(text) if kind == "exact" else _scoped_flags(text)
     try:
         tree = sre_parse.parse(pattern)
         compiled = re.compile(pattern)
     except re.error as err:
         raise ValueError(f"not a valid regular expression: {err}") from None
+    if tree.state.groupdict:
+        raise ValueError("has a named group (?P<…>); use (?:…): all signatures are searched as one pattern")
     risk = backtracking_risk(tree)
     if risk:
         raise ValueError(f"could backtrack catastrophically on a long line: {risk}")
@@ -83,6 +85,15 @@ def compile_signature(kind: str, text: str) -> Signature:
         raise ValueError(f"requires only {literals} literal character(s); at least {MIN_LITERAL_CHARS} "
                          "are needed so that it does not match unrelated lines")
     return Signature(kind=kind, text=text, pattern=pattern, specificity=literals)
+
+
+_GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
+
+
+def _scoped_flags(pattern: str) -> str:
+    """`(?i)rest` → `(?i:rest)`: same meaning, and it can stand inside the one combined pattern."""
+    flags = _GLOBAL_FLAGS.match(pattern)
+    return f"(?{flags.group(1)}:{pattern[flags.end():]})" if flags else pattern
 
 
 def backtracking_risk(tree: sre_parse.SubPattern) -> str | None:

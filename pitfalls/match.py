@@ -1,0 +1,216 @@
+"""`python -m pitfalls match [FILE|-]`: the entries whose error a log or traceback shows.
+
+The log is read in chunks of about CHUNK_CHARS (memory stays bounded whatever its size) and
+searched with ONE compiled alternation of every signature and verbatim symptom, so the
+common case, a line that matches nothing, costs one pass of the regex engine. Only the
+lines where the alternation finds something are split out and checked against each pattern
+on its own, which is also where patterns are held to one line (docs/SIGNATURES.md).
+
+Exit code: 0 when something matched, 1 when nothing did, 2 on a usage or content error.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from .export import entry_url, site_root
+from .model import LANGUAGES, KnowledgeBase, Record
+from .render import plain_text
+from .signatures import MIN_LITERAL_CHARS, exact_pattern
+from .site import ROOT
+from .validate import ContentError, load_knowledge_base
+
+CHUNK_CHARS = 1 << 20
+"""How much of the log is searched at once."""
+MAX_LINE_CHARS = 1 << 16
+"""Longer lines are read in pieces of this size (a signature split across two pieces is missed)."""
+SHOWN_LINE_CHARS = 300
+"""Matching lines are cut to this length in the output."""
+JSON_FORMAT_VERSION = 1
+"""Version of the `--json` output (docs/SIGNATURES.md); bumped on incompatible changes."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One pattern looked for in the log, and the entry it points to."""
+
+    record: Record
+    """The entry whose error the pattern identifies."""
+    kind: str
+    """"exact" or "regex" for a signature, "symptom" for a verbatim symptom."""
+    text: str
+    """The pattern as written in the record."""
+    regex: re.Pattern
+    """The compiled pattern, searched in one line."""
+    specificity: int
+    """Literal characters every match contains."""
+
+
+@dataclass
+class Hit:
+    """Where one probe matched."""
+
+    probe: Probe
+    """What matched."""
+    line_number: int
+    """1-based number of the first matching line."""
+    line: str
+    """The first matching line, cut to SHOWN_LINE_CHARS."""
+    count: int = 1
+    """How many lines it matched."""
+
+
+@dataclass
+class EntryMatch:
+    """An entry and everything of it that the log matched."""
+
+    record: Record
+    """The entry."""
+    hits: list[Hit] = field(default_factory=list)
+    """One per matching probe, in the order the log first showed them."""
+
+    @property
+    def rank_key(self) -> tuple:
+        """Best first: more distinct patterns, then more specific ones, then the earliest line, then id."""
+        specificity = sum(hit.probe.specificity for hit in self.hits)
+        return (-len(self.hits), -specificity, min(hit.line_number for hit in self.hits), self.record.id)
+
+
+def probes(base: KnowledgeBase) -> list[Probe]:
+    """Every signature, and every verbatim symptom long enough to be telling, of every record."""
+    found = []
+    for record in base.records:
+        for signature in record.signatures:
+            found.append(Probe(record, signature.kind, signature.text, re.compile(signature.pattern), signature.specificity))
+        for symptom in record.symptoms:
+            text = symptom.text.get(LANGUAGES[0])
+            literal = len("".join(text.split()))
+            if symptom.verbatim and literal >= MIN_LITERAL_CHARS:
+                found.append(Probe(record, "symptom", text, re.compile(exact_pattern(text, placeholders=False)), literal))
+    return found
+
+
+def scan(stream: TextIO, found: list[Probe]) -> tuple[list[EntryMatch], int]:
+    """Search the log in `stream`; return the matched entries, best first, and the number of lines read."""
+    combined = re.compile("|".join(f"(?:{probe.regex.pattern})" for probe in found), re.MULTILINE) if found else None
+    hits: dict[int, Hit] = {}
+    lines_before = 0  # newlines in earlier chunks
+    last = ""
+    while chunk := stream.read(CHUNK_CHARS):
+        if not chunk.endswith("\n"):
+            chunk += stream.readline(MAX_LINE_CHARS)  # finish the line, so that no line is split
+        counted_to, counted_lines = 0, lines_before
+        position = 0
+        while combined and (match := combined.search(chunk, position)):
+            start = chunk.rfind("\n", 0, match.start()) + 1
+            end = chunk.find("\n", match.start())
+            end = len(chunk) if end < 0 else end
+            counted_lines += chunk.count("\n", counted_to, start)
+            counted_to = start
+            line = chunk[start:end]
+            for index, probe in enumerate(found):
+                if probe.regex.search(line):
+                    if index in hits:
+                        hits[index].count += 1
+                    else:
+                        hits[index] = Hit(probe, counted_lines + 1, line[:SHOWN_LINE_CHARS])
+            position = end + 1
+        lines_before += chunk.count("\n")
+        last = chunk
+    by_record: dict[str, EntryMatch] = {}
+    for hit in sorted(hits.values(), key=lambda h: (h.line_number, h.probe.record.id)):
+        by_record.setdefault(hit.probe.record.id, EntryMatch(hit.probe.record)).hits.append(hit)
+    lines = lines_before + (bool(last) and not last.endswith("\n"))  # a last line without a newline
+    return sorted(by_record.values(), key=lambda m: m.rank_key), lines
+
+
+def default_language() -> str:
+    """The language of the locale: LC_ALL, else LC_MESSAGES, else LANG (POSIX order); zh* → zh, else en."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def report(matches: list[EntryMatch], lines: int, lang: str, root: str) -> dict:
+    """The result as plain data: what `--json` prints (docs/SIGNATURES.md)."""
+    return {
+        "format_version": JSON_FORMAT_VERSION,
+        "lang": lang,
+        "lines_read": lines,
+        "matches": [
+            {
+                "id": m.record.id,
+                "title": plain_text(m.record.title.get(lang)),
+                "url": entry_url(root, lang, m.record.id),
+                "quick_fix": plain_text(m.record.quick_fix.get(lang)),
+                "hits": [
+                    {"kind": h.probe.kind, "pattern": h.probe.text, "line_number": h.line_number,
+                     "line": h.line, "count": h.count}
+                    for h in m.hits
+                ],
+            }
+            for m in matches
+        ],
+    }
+
+
+def format_text(result: dict) -> str:
+    """The result for a terminal."""
+    zh = result["lang"] == "zh"
+    out = []
+    for rank, entry in enumerate(result["matches"], 1):
+        out.append(f"{rank}. {entry['title']}  [{entry['id']}]")
+        out.append(f"   {entry['url']}")
+        out.append(f"   {'快速修复' if zh else 'Quick fix'}: {entry['quick_fix']}")
+        shown_line = None
+        for hit in entry["hits"]:
+            if hit["line_number"] != shown_line:  # several patterns often match one line: show it once
+                shown_line = hit["line_number"]
+                out.append(f"   {'第 ' if zh else 'line '}{shown_line}{' 行' if zh else ''}: {hit['line'].strip()}")
+            more = f" ({hit['count']} {'行' if zh else 'lines'})" if hit["count"] > 1 else ""
+            out.append(f"      ← {hit['kind']}: {hit['pattern']}{more}")
+    if not out:
+        out.append(f"没有匹配的条目（读取 {result['lines_read']} 行）" if zh
+                   else f"no entry matches ({result['lines_read']} lines read)")
+    return "\n".join(out)
+
+
+def register(commands) -> None:
+    match = commands.add_parser("match", help="从日志找条目 / the entries whose error a log shows")
+    match.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="log or traceback to read (default: - = stdin)")
+    match.add_argument("--lang", choices=LANGUAGES, default=None,
+                       help="language of titles and URLs (default: from the locale, zh* → zh, else en)")
+    match.add_argument("--json", action="store_true", help="print the result as JSON")
+    match.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+    match.set_defaults(run=_match)
+
+
+def _match(args) -> int:
+    lang = args.lang or default_language()
+    try:
+        base = load_knowledge_base(args.content)
+    except ContentError as err:
+        print(f"the content has {len(err.problems)} error(s):\n{err}", file=sys.stderr)
+        return 2
+    try:
+        if args.file == "-":
+            stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        else:
+            stream = open(args.file, encoding="utf-8", errors="replace")
+    except OSError as err:
+        print(f"cannot read {args.file}: {err.strerror}", file=sys.stderr)
+        return 2
+    with stream:
+        matches, lines = scan(stream, probes(base))
+    result = report(matches, lines, lang, site_root())
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else format_text(result))
+    return 0 if matches else 1

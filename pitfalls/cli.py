@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import check, dist, linkcheck, new, search, similar
+from . import check, dist, linkcheck, match, new, search, similar
 from .site import DEFAULT_SITE_URL, ROOT, BuildFailed, build_site, serve
 
 DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 / command-line tool.
@@ -23,6 +23,7 @@ DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 /
   similar 查找可能重复的条目 / name existing entries that are probably the same pitfall as FILE
   dist    离线包 / pack the site into dist/pitfall-guide-site.tar.gz, reproducibly
   search  像站点一样搜索条目 / search the entries with the site's engine (--lang zh|en, --json)
+  match   从日志或报错找条目 / the entries whose error a log or traceback shows (FILE or -, --lang, --json)
 """
 
 
@@ -60,7 +61,7 @@ def _serve(args) -> int:
     return 0
 
 
-COMMANDS = [check.register, register_build, register_serve, linkcheck.register, new.register, similar.register, search.register, dist.register]
+COMMANDS = [check.register, register_build, register_serve, linkcheck.register, new.register, similar.register, search.register, dist.register, match.register]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -67,6 +67,8 @@ references:  # further reading: page title and http(s) URL
   - title: "{mark}: page title"
     url: https://example.com/
 related: []  # ids of other entries worth reading next, e.g. [cuda-out-of-memory]
+# signatures:  # optional: patterns that find this error in a log (`python -m pitfalls match`), docs/SIGNATURES.md
+#   - exact: "RuntimeError: CUDA out of memory. Tried to allocate <size>"
 last_verified: {today}  # YYYY-MM-DD when someone last confirmed the fix works
 aliases: []  # former ids of this entry (only when renaming one); their URLs redirect here
 """

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test build check browser nginx dist clean
+.PHONY: serve test build check browser nginx node dist bench-search clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +26,16 @@ browser:  ## Debian's chromium for the browser tests (Playwright's own download 
 nginx:  ## Debian's nginx for tests/test_nginx.py (the test runs its own instance on a loopback port)
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
 
+node:  ## Debian's nodejs: `python -m pitfalls search` runs the site's search engine with it
+	@command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs >/dev/null; }
+
+bench-search: $(STAMP) browser node  ## our search vs stock Material search: quality, speed, bytes, build time
+	$(PY) bench/bench_search.py
+
 dist: $(STAMP)  ## build, then pack the site into dist/pitfall-guide-site.tar.gz (same commit, same bytes)
 	$(PY) -m pitfalls dist
 
-test: $(STAMP) browser nginx  ## set up, then run every test
+test: $(STAMP) browser nginx node  ## set up, then run every test
 	$(PY) -m pytest
 
 clean:

@@ -1,0 +1,188 @@
+"""`make bench-search`: our site search against stock Material search, measured in headless Chromium.
+
+    .venv/bin/python bench/bench_search.py [--entries 5000] [--skip-large]
+
+Prints, side by side for our search and Material's stock search (same site, same jieba,
+built with PITFALLS_STOCK_SEARCH=1):
+  - top-1, top-3 and MRR per kind of query of tests/search_queries.yml (12 real entries);
+  - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
+    (bench/generate.py), per language;
+  - bytes the browser downloads for search before the first result (fresh browser, N entries);
+  - build time of both languages, and the time of our index step alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.search_ui import open_search, search  # noqa: E402
+
+QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ENGINES = {"ours": {}, "stock": {"PITFALLS_STOCK_SEARCH": "1"}}
+BYTES_QUERIES = ["显存不足怎么办", "DataLoader卡死", "RuntimeError: CUDA error: no kernel image is available", "ssh 断开"]
+
+
+def build(content: Path, site_dir: Path, env: dict) -> float:
+    """Build both languages; seconds taken."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pitfalls", "build", "--content", str(content), "--site-dir", str(site_dir)],
+                          cwd=ROOT, env=dict(os.environ, **env), capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"build failed:\n{done.stdout}\n{done.stderr}")
+    return time.perf_counter() - start
+
+
+def index_step_seconds(content: Path) -> float:
+    """Our index step alone: both languages one after the other, jieba's dictionary load included."""
+    from pitfalls.search import build_index, write_index
+    from pitfalls.validate import load_knowledge_base
+    from pitfalls.vocabulary import check_vocabulary
+
+    base = load_knowledge_base(content)
+    vocabulary = check_vocabulary(content)[0]
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for lang in ("zh", "en"):
+            write_index(build_index(base, vocabulary, lang), Path(tmp) / lang)
+    return time.perf_counter() - start
+
+
+def serve(site_dir: Path) -> tuple[str, object]:
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site_dir)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", server
+
+
+def run_queries(browser, url: str, queries: list[dict]) -> dict[tuple[str, str], tuple[float, list[str]]]:
+    results = {}
+    for lang in ("zh", "en"):
+        page = browser.new_page()
+        open_search(page, f"{url}{lang}/")
+        for query in (q for q in queries if q.get("lang", "zh") == lang):
+            results[lang, query["q"]] = search(page, lang, query["q"])
+        page.close()
+    return results
+
+
+def quality_table(results: dict[str, dict]) -> None:
+    kinds = list(dict.fromkeys(q["kind"] for q in QUERIES)) + ["all"]
+    print(f"\n{'kind':12}{'n':>4}   " + "   ".join(f"{e + ' top1':>10} {'top3':>5} {'MRR':>5} {'empty':>5}" for e in results))
+    for kind in kinds:
+        chosen = [q for q in QUERIES if kind in ("all", q["kind"])]
+        cells = []
+        for engine_results in results.values():
+            ranks, empty = [], 0
+            for q in chosen:
+                ids = engine_results[q.get("lang", "zh"), q["q"]][1]
+                empty += not ids
+                ranks.append(ids.index(q["id"]) + 1 if q["id"] in ids else 0)
+            top1 = sum(r == 1 for r in ranks) / len(ranks)
+            top3 = sum(0 < r <= 3 for r in ranks) / len(ranks)
+            mrr = sum(1 / r for r in ranks if r) / len(ranks)
+            cells.append(f"{top1:10.2f} {top3:5.2f} {mrr:5.2f} {empty / len(ranks):5.2f}")
+        print(f"{kind:12}{len(chosen):4}   " + "   ".join(cells))
+
+
+def speed_line(label: str, results: dict[str, dict]) -> None:
+    parts = []
+    for engine, engine_results in results.items():
+        for lang in ("zh", "en"):
+            times = [ms for (lg, _), (ms, _) in engine_results.items() if lg == lang]
+            parts.append(f"{engine} {lang} {statistics.median(times):6.1f} ms (max {max(times):6.1f})")
+    print(f"{label:18}" + " | ".join(parts))
+
+
+def download_bytes(browser, url: str) -> dict[str, int]:
+    """Search bytes fetched by a fresh browser from page load to the first result, averaged over BYTES_QUERIES."""
+    totals = defaultdict(list)
+    for query in BYTES_QUERIES:
+        context = browser.new_context()
+        page = context.new_page()
+        sizes = {}
+        context.on("requestfinished", lambda request: sizes.__setitem__(request.url, request.sizes()["responseBodySize"]))
+        open_search(page, f"{url}zh/")
+        search(page, "zh", query)
+        searchy = {u: s for u, s in sizes.items() if "/search" in u or "lunr" in u or "worker" in u}
+        raw = sum(searchy.values())
+        compressed = 0
+        for u in searchy:
+            path = u.split(url, 1)[1].split("?")[0]
+            compressed += len(gzip.compress((SITE_DIRS[url] / path).read_bytes(), 6))
+        totals["raw"].append(raw)
+        totals["gzip"].append(compressed)
+        totals["files"].append(len(searchy))
+        context.close()
+    return {k: int(statistics.mean(v)) for k, v in totals.items()}
+
+
+SITE_DIRS: dict[str, Path] = {}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, default=5000, help="synthetic corpus size (default: %(default)s)")
+    parser.add_argument("--skip-large", action="store_true", help="only the 12 real entries")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    work = Path(tempfile.mkdtemp(prefix="bench-search-"))
+    corpora = {"12": ROOT / "content"}
+    if not args.skip_large:
+        big = work / f"content-{args.entries}"
+        subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"), str(args.entries), str(big)], check=True,
+                       stdout=subprocess.DEVNULL)
+        corpora[str(args.entries)] = big
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for size, content in corpora.items():
+            print(f"\n=== {size} entries ===")
+            results, servers = {}, []
+            for engine, env in ENGINES.items():
+                site_dir = work / f"site-{size}-{engine}"
+                seconds = build(content, site_dir, env)
+                print(f"build ({engine}): {seconds:.1f} s for both languages")
+                url, server = serve(site_dir)
+                servers.append(server)
+                SITE_DIRS[url] = site_dir
+                results[engine] = run_queries(browser, url, QUERIES)
+                if size != "12":
+                    b = download_bytes(browser, url)
+                    print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
+                          f"{b['gzip']:,} gzipped, {b['files']} files")
+            print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
+            if size == "12":
+                quality_table(results)
+            speed_line("keystroke→results", results)
+            for server in servers:
+                server.shutdown()
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -91,10 +91,17 @@ def _inline_prose(text: str) -> Markup:
     html = str(escape(text))
     # escaping leaves [ ] ( ) * and URLs' characters as they were, except & → &amp; inside URLs,
     # which is what an href wants
-    html = _LINK.sub(lambda m: f'<a href="{m.group(2)}" rel="nofollow noopener">{m.group(1)}</a>', html)
-    html = _STRONG.sub(r"<strong>\1</strong>", html)
-    html = _EM.sub(r"<em>\1</em>", html)
-    return Markup(html)
+    out, last = [], 0
+    for link in _LINK.finditer(html):  # emphasis stays outside links, where `*` may be part of a URL
+        out.append(_emphasis(html[last:link.start()]))
+        out.append(f'<a href="{link.group(2)}" rel="nofollow noopener">{_emphasis(link.group(1))}</a>')
+        last = link.end()
+    out.append(_emphasis(html[last:]))
+    return Markup("".join(out))
+
+
+def _emphasis(html: str) -> str:
+    return _EM.sub(r"<em>\1</em>", _STRONG.sub(r"<strong>\1</strong>", html))
 
 
 def block_markup(text: str) -> Markup:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -159,29 +160,37 @@ def main() -> int:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for size, content in corpora.items():
-            print(f"\n=== {size} entries ===")
-            results, servers = {}, []
-            for engine, env in ENGINES.items():
-                site_dir = work / f"site-{size}-{engine}"
-                seconds = build(content, site_dir, env)
-                print(f"build ({engine}): {seconds:.1f} s for both languages")
-                url, server = serve(site_dir)
-                servers.append(server)
-                SITE_DIRS[url] = site_dir
-                results[engine] = run_queries(browser, url, QUERIES)
-                if size != "12":
-                    b = download_bytes(browser, url)
-                    print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
-                          f"{b['gzip']:,} gzipped, {b['files']} files")
-            print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
-            if size == "12":
-                quality_table(results)
-            speed_line("keystroke→results", results)
-            for server in servers:
-                server.shutdown()
-        browser.close()
+        try:
+            measure(browser, corpora, work)
+        finally:
+            browser.close()
+            shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def measure(browser, corpora: dict[str, Path], work: Path) -> None:
+    """Build, serve and measure each corpus with both engines."""
+    for size, content in corpora.items():
+        print(f"\n=== {size} entries ===")
+        results, servers = {}, []
+        for engine, env in ENGINES.items():
+            site_dir = work / f"site-{size}-{engine}"
+            seconds = build(content, site_dir, env)
+            print(f"build ({engine}): {seconds:.1f} s for both languages")
+            url, server = serve(site_dir)
+            servers.append(server)
+            SITE_DIRS[url] = site_dir
+            results[engine] = run_queries(browser, url, QUERIES)
+            if size != "12":
+                b = download_bytes(browser, url)
+                print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
+                      f"{b['gzip']:,} gzipped, {b['files']} files")
+        print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
+        if size == "12":
+            quality_table(results)
+        speed_line("keystroke→results", results)
+        for server in servers:
+            server.shutdown()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from . import check, dist, linkcheck, match, new, search, similar
+from .dist import build_date
 from .site import DEFAULT_SITE_URL, ROOT, BuildFailed, build_site, serve
 
 DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 / command-line tool.
@@ -37,7 +38,8 @@ def register_build(commands) -> None:
 
 def _build(args) -> int:
     try:
-        build_site(args.site_dir, site_url=args.site_url, content=args.content)
+        # dated by the commit (or SOURCE_DATE_EPOCH), so two builds of one commit are byte-identical
+        build_site(args.site_dir, site_url=args.site_url, content=args.content, build_date=build_date()[0])
     except BuildFailed as err:
         print(f"build failed: {err}", file=sys.stderr)
         return 1

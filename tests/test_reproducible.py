@@ -1,0 +1,40 @@
+"""Two builds of the same content are byte-identical, whatever the hash seed, the folders and the
+order in which the files were written (docs/CONTENT.md, "Reproducible builds")."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+from pitfalls.site import build_site
+
+HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
+BUILD_DATE = 1_700_000_000
+DATED = {"zh/sitemap.xml", "zh/sitemap.xml.gz", "en/sitemap.xml", "en/sitemap.xml.gz"}
+"""The only files that carry the build date; `pitfalls build` dates them by the last commit."""
+
+
+def digests(site_dir: Path) -> dict[str, str]:
+    return {p.relative_to(site_dir).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(site_dir.rglob("*")) if p.is_file()}
+
+
+def build(tmp_path: Path, name: str, hash_seed: str, reverse: bool, build_date: int, monkeypatch) -> dict[str, str]:
+    """Copy the content (files written in the given order) and build it with the given hash seed."""
+    content = tmp_path / name / "content"
+    (content / "entries").mkdir(parents=True)
+    for path in sorted(HOSTILE.rglob("*.yml"), reverse=reverse):
+        shutil.copyfile(path, content / path.relative_to(HOSTILE))
+    monkeypatch.setenv("PYTHONHASHSEED", hash_seed)  # the MkDocs subprocesses inherit it
+    build_site(tmp_path / name / "site", content=content, build_date=build_date)
+    return digests(tmp_path / name / "site")
+
+
+def test_two_builds_are_byte_identical_apart_from_the_dated_sitemaps(tmp_path, monkeypatch):
+    first = build(tmp_path, "one", "1", False, BUILD_DATE, monkeypatch)
+    second = build(tmp_path, "two", "2", True, BUILD_DATE, monkeypatch)
+    assert len(first) > 20
+    assert {path for path in first.keys() | second.keys() if first.get(path) != second.get(path)} == set()
+    later = build(tmp_path, "three", "1", False, BUILD_DATE + 86400 * 3, monkeypatch)
+    assert {path for path in first if first[path] != later[path]} == DATED

@@ -87,6 +87,20 @@ def compile_signature(kind: str, text: str) -> Signature:
     return Signature(kind=kind, text=text, pattern=pattern, specificity=literals)
 
 
+def anchor(pattern: str) -> str | None:
+    """The longest run of literal characters that every match of `pattern` contains, matched
+    case-sensitively: a plain substring search for it finds every line the pattern can match.
+    None when the run is shorter than 3 characters (the pattern must then be searched itself)."""
+    items = list(sre_parse.parse(pattern))
+    while len(items) == 1 and items[0][0] == sre.SUBPATTERN and not items[0][1][1] & re.IGNORECASE:
+        items = list(items[0][1][3])
+    best = run = ""
+    for op, av in items:
+        run = run + chr(av) if op == sre.LITERAL else ""
+        best = max(best, run, key=len)
+    return best if len(best) >= 3 else None
+
+
 _GLOBAL_FLAGS = re.compile(r"\(\?([aiLmsux]+)\)")
 
 

@@ -1,0 +1,162 @@
+"""`python -m pitfalls match`: real-looking logs of seed pitfalls, a log with none, the JSON shape."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pitfalls.match import CHUNK_CHARS, probes, scan
+from pitfalls.validate import load_knowledge_base
+
+ROOT = Path(__file__).resolve().parent.parent
+
+OOM = """\
+[2024-05-12 10:31:02,114] INFO  rank0 step=118 loss=2.3141 lr=2.0e-05
+Traceback (most recent call last):
+  File "/home/alice/proj/train.py", line 212, in <module>
+    main()
+  File "/home/alice/proj/train.py", line 180, in main
+    loss.backward()
+  File "/opt/conda/lib/python3.10/site-packages/torch/_tensor.py", line 522, in backward
+    torch.autograd.backward(
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 23.65 GiB of which 1.12 GiB is free. Process 48213 has 22.51 GiB memory in use.
+"""
+
+DATALOADER = """\
+Epoch 3:  41%|████      | 823/2000 [02:11<03:08,  6.24it/s, loss=0.412]
+Traceback (most recent call last):
+  File "C:\\Users\\bob\\miniconda3\\envs\\cv\\lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 1132, in _try_get_data
+    data = self._data_queue.get(timeout=timeout)
+  File "C:\\Users\\bob\\miniconda3\\envs\\cv\\lib\\queue.py", line 179, in get
+    raise Empty
+_queue.Empty
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "D:\\work\\cls\\train.py", line 88, in <module>
+    for images, labels in loader:
+RuntimeError: DataLoader worker (pid(s) 15872, 9744) exited unexpectedly
+"""
+
+SSH = """\
+$ ssh -p 22 alice@203.0.113.42
+ssh: connect to host 203.0.113.42 port 22: Connection timed out
+"""
+
+MISMATCH = """\
+/opt/conda/lib/python3.11/site-packages/torch/cuda/__init__.py:230: UserWarning:
+NVIDIA GeForce RTX 4090 with CUDA capability sm_89 is not compatible with the current PyTorch installation.
+The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.
+Traceback (most recent call last):
+  File "/srv/jobs/7731/infer.py", line 14, in <module>
+    y = model(x.cuda())
+RuntimeError: CUDA error: no kernel image is available for execution on the device
+CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
+"""
+
+NOTHING = """\
+[2024-05-12 10:31:02,114] INFO  rank0 step=118 loss=2.3141 lr=2.0e-05
+[2024-05-12 10:31:04,907] INFO  checkpoint saved to /ckpt/run-3/step-118.pt
+Traceback (most recent call last):
+  File "/home/alice/proj/eval.py", line 9, in <module>
+    print(results["acc"])
+KeyError: 'acc'
+"""
+
+
+def run_match(log: str, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pitfalls", "match", *args], input=log, capture_output=True,
+                          text=True, cwd=ROOT, env=env)
+
+
+@pytest.fixture(scope="module")
+def seed_probes():
+    return probes(load_knowledge_base(ROOT / "content"))
+
+
+def matched(log: str, seed_probes) -> list:
+    matches, _ = scan(io.StringIO(log), seed_probes)
+    return matches
+
+
+@pytest.mark.parametrize("log, entry, line_number", [
+    (OOM, "cuda-out-of-memory", 9),
+    (DATALOADER, "dataloader-workers-hang", 14),
+    (SSH, "ssh-port-blocked", 2),
+    (MISMATCH, "cuda-pytorch-mismatch", 2),
+])
+def test_a_traceback_finds_its_entry_first_with_the_line(log, entry, line_number, seed_probes):
+    matches = matched(log, seed_probes)
+    assert matches[0].record.id == entry
+    first = min(matches[0].hits, key=lambda hit: hit.line_number)
+    assert first.line_number == line_number
+    assert first.line == log.splitlines()[line_number - 1]
+
+
+def test_varying_parts_match_through_placeholders(seed_probes):
+    for pid, path, host in [("1", "/a.py", "10.0.0.1"), ("4194303", "/very/long/path/x.py", "gpu-node-17.lab.example")]:
+        log = (f'  File "{path}", line 3, in <module>\nRuntimeError: DataLoader worker (pid {pid}) exited unexpectedly\n'
+               f"Connection to {host} closed by remote host.\n")
+        assert [m.record.id for m in matched(log, seed_probes)] == ["dataloader-workers-hang", "ssh-disconnect"]
+
+
+def test_more_and_more_specific_matches_rank_first(seed_probes):
+    log = SSH + MISMATCH  # mismatch: two signatures on two lines; ssh: one
+    assert [m.record.id for m in matched(log, seed_probes)][:2] == ["cuda-pytorch-mismatch", "ssh-port-blocked"]
+
+
+def test_a_match_in_a_later_chunk_has_its_true_line_number(seed_probes):
+    filler = "x" * 99 + "\n"
+    lines = CHUNK_CHARS // len(filler) * 2 + 7
+    matches = matched(filler * lines + SSH, seed_probes)
+    assert matches[0].hits[0].line_number == lines + 2
+
+
+def test_cli_prints_entry_fix_url_and_line():
+    done = run_match(OOM, "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("1. Out of GPU memory (CUDA out of memory)  [cuda-out-of-memory]\n")
+    assert "   http://127.0.0.1:8000/en/cuda-out-of-memory/\n" in out
+    assert "   Quick fix: batch_size /= 2 → FP16 → gradient_checkpointing → 4-bit\n" in out
+    assert "   line 9: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB." in out
+
+
+def test_nothing_matched_exits_1():
+    done = run_match(NOTHING, "--lang", "en")
+    assert done.returncode == 1
+    assert done.stdout.strip() == "no entry matches (6 lines read)"
+
+
+def test_json_shape_language_from_locale_and_site_url(tmp_path):
+    log = tmp_path / "job.log"
+    log.write_text(NOTHING + DATALOADER, encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "LANG": "zh_CN.UTF-8", "PITFALLS_SITE_URL": "https://kb.example.org/pitfalls/"}
+    done = subprocess.run([sys.executable, "-m", "pitfalls", "match", "--json", str(log)], capture_output=True,
+                          text=True, cwd=ROOT, env=env)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["format_version"] == 1 and result["lang"] == "zh" and result["lines_read"] == 20
+    entry = result["matches"][0]
+    assert set(entry) == {"id", "title", "url", "quick_fix", "hits"}
+    assert entry["id"] == "dataloader-workers-hang"
+    assert entry["url"] == "https://kb.example.org/pitfalls/zh/dataloader-workers-hang/"
+    assert entry["title"] == "多进程 DataLoader (num_workers > 0) 卡死"
+    hit = entry["hits"][0]
+    assert set(hit) == {"kind", "pattern", "line_number", "line", "count"}
+    assert hit["line_number"] == 20 and hit["line"] == "RuntimeError: DataLoader worker (pid(s) 15872, 9744) exited unexpectedly"
+
+
+def test_usage_and_content_errors_exit_2(tmp_path):
+    assert run_match("", str(tmp_path / "missing.log")).returncode == 2
+    assert run_match("", "--lang", "fr").returncode == 2
+    broken = tmp_path / "content"
+    (broken / "entries").mkdir(parents=True)
+    done = run_match(SSH, "--content", str(broken))
+    assert done.returncode == 2 and "error" in done.stderr

@@ -71,22 +71,26 @@ def write_archive(site_dir: Path, output: Path, date: int) -> int:
     output.parent.mkdir(parents=True, exist_ok=True)
     partial = output.with_name(f".{output.name}.partial")
     files = 0
-    with open(partial, "wb") as raw, \
-            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=date, compresslevel=9) as packed, \
-            tarfile.open(fileobj=packed, mode="w", format=tarfile.PAX_FORMAT) as tar:
-        tar.addfile(_entry(TOP_FOLDER, tarfile.DIRTYPE, 0o755, date))
-        for path in paths:
-            name = f"{TOP_FOLDER}/{path.relative_to(site_dir).as_posix()}"
-            if path.is_symlink() or not (path.is_dir() or path.is_file()):
-                raise BuildFailed(f"{path}: only plain files and folders belong in the site")
-            if path.is_dir():
-                tar.addfile(_entry(name, tarfile.DIRTYPE, 0o755, date))
-            else:
-                entry = _entry(name, tarfile.REGTYPE, 0o644, date)
-                entry.size = path.stat().st_size
-                with open(path, "rb") as data:
-                    tar.addfile(entry, data)
-                files += 1
+    try:
+        with open(partial, "wb") as raw, \
+                gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=date, compresslevel=9) as packed, \
+                tarfile.open(fileobj=packed, mode="w", format=tarfile.PAX_FORMAT) as tar:
+            tar.addfile(_entry(TOP_FOLDER, tarfile.DIRTYPE, 0o755, date))
+            for path in paths:
+                name = f"{TOP_FOLDER}/{path.relative_to(site_dir).as_posix()}"
+                if path.is_symlink() or not (path.is_dir() or path.is_file()):
+                    raise BuildFailed(f"{path}: only plain files and folders belong in the site")
+                if path.is_dir():
+                    tar.addfile(_entry(name, tarfile.DIRTYPE, 0o755, date))
+                else:
+                    entry = _entry(name, tarfile.REGTYPE, 0o644, date)
+                    entry.size = path.stat().st_size
+                    with open(path, "rb") as data:
+                        tar.addfile(entry, data)
+                    files += 1
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     partial.replace(output)
     return files
 

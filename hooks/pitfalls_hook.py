@@ -19,6 +19,7 @@ from markupsafe import escape  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.structure.files import File  # noqa: E402
 
+from pitfalls.export import site_files  # noqa: E402
 from pitfalls.model import LANGUAGES  # noqa: E402
 from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
 from pitfalls.search import write_site_index  # noqa: E402
@@ -73,6 +74,9 @@ def on_config(config):
 def on_files(files, config):
     for page in _pages.values():
         files.append(File.generated(config, page.src_uri, content=page.content))
+    # entries.json and feed.xml: not .md, so MkDocs copies them as they are
+    for path, text in site_files(_base, config.theme["language"], config.site_url, content_dir()).items():
+        files.append(File.generated(config, path, content=text))
     return files
 
 

@@ -1,10 +1,21 @@
-"""Stage 4: the indexes that span records: categories, tags and related entries."""
+"""Stage 4: the indexes that span records: categories, tags, related and similar entries."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cached_property
 
-from .model import KnowledgeBase, Label, Record
+from .model import LANGUAGES, KnowledgeBase, Label, Record
+
+SIMILAR_COUNT = 5
+"""How many computed "similar entries" a page shows at most."""
+TAG_WEIGHT = 2.0
+"""A shared tag counts this many times a shared term: an author chose it."""
+CATEGORY_WEIGHT = 0.5
+"""A shared category counts half a shared term: it is broad."""
+MIN_SIMILARITY = 4.0
+"""Score from which an entry is shown as similar: about two rare shared terms, or one rare shared tag."""
 
 
 @dataclass(frozen=True)
@@ -35,3 +46,43 @@ class SiteIndex:
     def related(self, record: Record) -> tuple[Record, ...]:
         """The entries the record names in `related`, in its order."""
         return tuple(self._by_id[i] for i in record.related)
+
+    def similar(self, record: Record, count: int = SIMILAR_COUNT) -> tuple[Record, ...]:
+        """Up to `count` other entries with the most in common, best first, leaving out the hand-picked ones.
+
+        What counts: shared tags, category and terms (jieba tokens of the titles and symptoms in
+        both languages, as `python -m pitfalls similar` compares them), each weighted by how rare
+        it is (idf: log(N / entries that have it)), so a tag every entry has weighs nothing.
+        Ties go by id: the same content always gives the same list."""
+        mine = self._features[record.id]
+        scores = []
+        for other in self.base.records:
+            if other.id == record.id or other.id in record.related:
+                continue
+            score = sum(self._weights[f] for f in mine & self._features[other.id])
+            if score >= MIN_SIMILARITY:
+                scores.append((-round(score, 9), other.id))
+        return tuple(self._by_id[i] for _, i in sorted(scores)[:count])
+
+    @cached_property
+    def _features(self) -> dict[str, frozenset[tuple[str, str]]]:
+        """Record id → its tags, category and terms."""
+        from .similar import tokens  # loads jieba's dictionary: only for pages that show similar entries
+
+        features = {}
+        for record in self.base.records:
+            texts = [record.title, *(s.text for s in record.symptoms)]
+            terms = {("term", t) for text in texts for lang in LANGUAGES if text.has(lang) for t in tokens(getattr(text, lang))}
+            features[record.id] = frozenset(terms | {("tag", t.key) for t in record.tags} | {("category", record.category.key)})
+        return features
+
+    @cached_property
+    def _weights(self) -> dict[tuple[str, str], float]:
+        """Feature → its weight: idf times the weight of its kind."""
+        counts: dict[tuple[str, str], int] = {}
+        for features in self._features.values():
+            for feature in features:
+                counts[feature] = counts.get(feature, 0) + 1
+        kind_weight = {"tag": TAG_WEIGHT, "category": CATEGORY_WEIGHT, "term": 1.0}
+        total = len(self.base.records)
+        return {f: kind_weight[f[0]] * math.log(total / n) for f, n in counts.items()}

@@ -1,0 +1,57 @@
+"""Related entries: hand-picked ones first, then computed similar ones, labelled, in a stable order."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from pitfalls.index import SiteIndex
+from pitfalls.render import SiteRenderer
+from pitfalls.validate import load_knowledge_base
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+
+
+def test_similar_entries_share_tags_and_terms_and_are_stable():
+    base = load_knowledge_base(ROOT / "content")
+    index = SiteIndex(base)
+    # the two SSH entries share the tag ssh and the words "connection", "server", "连接"
+    assert index.similar(base.record("ssh-disconnect"))[0].id == "ssh-port-blocked"
+    assert index.similar(base.record("ssh-port-blocked"))[0].id == "ssh-disconnect"
+    # both show "RuntimeError: CUDA error: no kernel image is available"
+    assert index.similar(base.record("docker-gpu"))[0].id == "cuda-pytorch-mismatch"
+    again = SiteIndex(load_knowledge_base(ROOT / "content"))
+    for record in base.records:
+        similar = index.similar(record)
+        assert record not in similar and len(similar) <= 5
+        assert [r.id for r in similar] == [r.id for r in again.similar(record)]
+
+
+def test_hand_picked_entries_are_shown_beside_the_computed_ones(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(TINY, content)
+    third = content / "entries" / "oom-again.yml"
+    third.write_text((content / "entries" / "gpu-oom.yml").read_text(encoding="utf-8")
+                     .replace("id: gpu-oom", "id: oom-again").replace("aliases: [cuda-oom-old]\n", "")
+                     .replace("related: [docker-no-gpu]\n", ""), encoding="utf-8")
+    base = load_knowledge_base(content)
+    index = SiteIndex(base)
+    gpu_oom = base.record("gpu-oom")
+    assert [r.id for r in index.related(gpu_oom)] == ["docker-no-gpu"]
+    assert [r.id for r in index.similar(gpu_oom)] == ["oom-again"]  # the hand-picked one is not repeated
+    page = SiteRenderer(base, "en").entry(gpu_oom).content
+    section = page[page.index("{#related}"):]
+    labels = re.findall(r'<p class="pf-related-label">([^<]+)</p>', section)
+    assert labels == ["Picked by the author", "Similar entries (shared tags and terms)"]
+    assert section.index("../docker-no-gpu/") < section.index("../oom-again/")
+
+
+def test_an_entry_with_nothing_in_common_has_no_related_section(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(TINY, content)
+    base = load_knowledge_base(content)
+    docker = base.record("docker-no-gpu")
+    assert SiteIndex(base).similar(docker) == ()
+    assert "{#related}" not in SiteRenderer(base, "zh").entry(docker).content

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test build check browser nginx node dist bench-search clean
+.PHONY: serve test build check browser nginx node dist bench-search bench-build clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,9 @@ node:  ## Debian's nodejs: `python -m pitfalls search` runs the site's search en
 
 bench-search: $(STAMP) browser node  ## our search vs stock Material search: quality, speed, bytes, build time
 	$(PY) bench/bench_search.py
+
+bench-build: $(STAMP)  ## build time and memory at 1,000 and 5,000 records vs plain mkdocs-material; save-to-reload under serve
+	$(PY) bench/bench_build.py
 
 dist: $(STAMP)  ## build, then pack the site into dist/pitfall-guide-site.tar.gz (same commit, same bytes)
 	$(PY) -m pitfalls dist

@@ -54,15 +54,25 @@ class SiteIndex:
         both languages, as `python -m pitfalls similar` compares them), each weighted by how rare
         it is (idf: log(N / entries that have it)), so a tag every entry has weighs nothing.
         Ties go by id: the same content always gives the same list."""
-        mine = self._features[record.id]
-        scores = []
-        for other in self.base.records:
-            if other.id == record.id or other.id in record.related:
-                continue
-            score = sum(self._weights[f] for f in mine & self._features[other.id])
-            if score >= MIN_SIMILARITY:
-                scores.append((-round(score, 9), other.id))
-        return tuple(self._by_id[i] for _, i in sorted(scores)[:count])
+        # summed over the entries that share each feature, not by comparing every pair of entries;
+        # in sorted order, so the float sums do not depend on the hash seed
+        totals: dict[str, float] = {}
+        for feature in sorted(self._features[record.id]):
+            weight = self._weights[feature]
+            for other_id in self._postings[feature]:
+                totals[other_id] = totals.get(other_id, 0.0) + weight
+        scores = sorted((-round(score, 9), other_id) for other_id, score in totals.items()
+                        if score >= MIN_SIMILARITY and other_id != record.id and other_id not in record.related)
+        return tuple(self._by_id[i] for _, i in scores[:count])
+
+    @cached_property
+    def _postings(self) -> dict[tuple[str, str], list[str]]:
+        """Feature → ids of the entries that have it."""
+        postings: dict[tuple[str, str], list[str]] = {}
+        for record_id, features in self._features.items():
+            for feature in features:
+                postings.setdefault(feature, []).append(record_id)
+        return postings
 
     @cached_property
     def _features(self) -> dict[str, frozenset[tuple[str, str]]]:

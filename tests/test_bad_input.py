@@ -24,7 +24,7 @@ RECORD_FIELDS = ", ".join(json.loads((ROOT / "pitfalls" / "record.schema.json").
 SLUG_RULE = "lowercase ASCII letters, digits and single hyphens"
 
 EXPECTED = {
-    "syntax-error.yml": "3:1: (file): YAML syntax error: while parsing a flow sequence expected ',' or ']', but got '<stream end>' (the construct opened on line 2)",
+    "syntax-error.yml": "3:1: (file): YAML syntax error: while parsing a flow sequence did not find expected ',' or ']' (the construct opened on line 2)",
     "tab-indent.yml": "3:1: (file): tab used for indentation; use spaces",
     "duplicate-key.yml": "3:1: category: duplicate key 'category'",
     "wrong-type.yml": "12:7: tags: must be a list, not text",

@@ -70,6 +70,8 @@ def serve(site_dir: Path) -> tuple[str, object]:
     import threading
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, as any real web server: one connection, many small files
+
         def log_message(self, *args):
             pass
 

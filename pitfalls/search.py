@@ -54,6 +54,9 @@ SECTIONS = ("", "quick-fix", "symptoms", "steps", "cause", "verification", "envi
 """Result parts of an entry: bit i of a posting's mask says the term occurs in SECTIONS[i] ("" = title, tags)."""
 SHARD_TARGET_BYTES = 12_000
 """Postings per shard file, roughly: the shard count is the smallest power of two that gets there."""
+MAX_POSTINGS = 400
+"""A term found in more entries keeps only its best-scoring ones: such a common word ranks little
+on its own, and uncapped it would make its shard (and the download before a result) large."""
 MAX_TERM_CHARS = 12
 """Longer Chinese words are left to their parts (the query side tries substrings up to this length)."""
 
@@ -252,13 +255,18 @@ def build_index(base: KnowledgeBase, vocabulary: Vocabulary, lang: str) -> Searc
     n = len(base.records)
     average = sum(lengths) / n if n else 1.0
     df = Counter(term for weighted in counts for term in weighted)
-    postings: dict[str, list[int]] = defaultdict(list)
+    scored: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
     for number, weighted in enumerate(counts):
         norm = K1 * (1 - B + B * lengths[number] / average)
         for term, tf in sorted(weighted.items()):
             idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
             score = round(SCORE_SCALE * idf * tf * (K1 + 1) / (tf + norm))
-            postings[term] += [number, max(score, 1), masks[number][term]]
+            scored[term].append((number, max(score, 1), masks[number][term]))
+    postings: dict[str, list[int]] = {}
+    for term, hits in scored.items():
+        if len(hits) > MAX_POSTINGS:
+            hits = sorted(sorted(hits, key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
+        postings[term] = [value for hit in hits for value in hit]
 
     size = sum(len(t) * 3 + 6 * len(p) for t, p in postings.items())
     shard_count = 1

@@ -17,7 +17,7 @@
   const VOWELS = "aeiouy";
 
   const SYNONYM_WEIGHT = 0.5;      // a synonym's match counts half a typed word's
-  const MAX_RESULTS = 20;          // entries listed (and fetched) per query
+  const MAX_RESULTS = 10;          // entries listed (and fetched) per query: what Material shows at once
   const EXACT_BONUS = 1e6;         // an error message found whole in the query ranks first
   const MIN_MESSAGE_CHARS = 8;     // shorter messages are too generic for that
   const MIN_PARTIAL_CHARS = 16;    // a query this long found inside a message counts too

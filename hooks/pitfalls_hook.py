@@ -7,6 +7,7 @@ The language comes from `theme.language` (set through PITFALLS_LANG in mkdocs.ym
 from __future__ import annotations
 
 import os
+import pickle
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -24,6 +25,15 @@ from pitfalls.model import LANGUAGES  # noqa: E402
 from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
 from pitfalls.search import write_site_index  # noqa: E402
 from pitfalls.validate import ContentError, load_knowledge_base  # noqa: E402
+
+def knowledge_base():
+    """The validated content: handed over by `python -m pitfalls build`, which validated it once
+    for both languages (PITFALLS_VALIDATED, a pickle it wrote), else read and validated here."""
+    handed_over = os.environ.get("PITFALLS_VALIDATED")
+    if handed_over:
+        return pickle.loads(Path(handed_over).read_bytes())
+    return load_knowledge_base(content_dir())
+
 
 def content_dir() -> Path:
     """The content folder: PITFALLS_CONTENT (tests build other content), else content/."""
@@ -44,7 +54,7 @@ def on_config(config):
     if lang not in LANGUAGES:
         raise PluginError(f"theme.language is {lang!r}; this site is built in {', '.join(LANGUAGES)}")
     try:
-        base = load_knowledge_base(content_dir())
+        base = knowledge_base()
     except ContentError as err:
         raise PluginError(f"the content has {len(err.problems)} error(s):\n{err}") from None
     _base = base

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import signal
 import shutil
 import subprocess
@@ -52,22 +53,26 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
     staging.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would lock a web server's user out of site/
+    # the languages' builds take the content validated here instead of each reading it again
+    handover = Path(tempfile.mkdtemp(prefix="pitfalls-validated-")) / "base.pickle"
+    handover.write_bytes(pickle.dumps(base))
     try:
-        _build_languages(staging, site_url, content.resolve(), build_date)
+        _build_languages(staging, site_url, content.resolve(), build_date, handover)
         (staging / "index.html").write_text(ROOT_INDEX, encoding="utf-8")
         (staging / REDIRECT_MAP).write_text(redirect_map(base), encoding="utf-8")
         shutil.copyfile(staging / LANGUAGES[0] / "404.html", staging / "404.html")
         _replace(site_dir, staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(handover.parent, ignore_errors=True)
 
 
-def _build_languages(staging: Path, site_url: str, content: Path, build_date: int | None) -> None:
+def _build_languages(staging: Path, site_url: str, content: Path, build_date: int | None, validated: Path) -> None:
     """Run one `mkdocs build --strict` per language, in parallel (one core each)."""
     runs = {}
     for lang in LANGUAGES:
         env = dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url,
-                   PITFALLS_CONTENT=str(content), NO_MKDOCS_2_WARNING="1")
+                   PITFALLS_CONTENT=str(content), PITFALLS_VALIDATED=str(validated), NO_MKDOCS_2_WARNING="1")
         if build_date is not None:
             env["SOURCE_DATE_EPOCH"] = str(build_date)  # MkDocs dates the sitemaps with it
         command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",

@@ -97,6 +97,10 @@ def on_page_markdown(markdown, page, config, files):
         page.meta["title"] = escape(rendered.title)
         page.meta["description"] = escape(rendered.description)
         page.meta.update(rendered.meta)
+    if not STOCK_SEARCH:
+        # Material's search plugin stays for its search box, but its index would be thrown away
+        # in on_post_build: skip the work (a quarter of a build's time)
+        page.meta["search"] = {"exclude": True}
     return markdown
 
 

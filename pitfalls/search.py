@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .export import entry_url, site_root
 from .model import LANGUAGES, KnowledgeBase, Record
 from .render import plain_text, ui_strings
 from .vocabulary import Vocabulary, check_vocabulary
@@ -388,11 +389,13 @@ def _search(args) -> int:
     except RuntimeError as err:
         print(err, file=sys.stderr)
         return 1
+    root = site_root()
+    results = [{**result, "url": entry_url(root, args.lang, result["id"])} for result in results]
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=2))
     else:
         for rank, result in enumerate(results, 1):
-            print(f"{rank:2}. {result['id']}  {result['title']}  ({result['score']:.2f})")
+            print(f"{rank:2}. {result['title']}  [{result['id']}]  ({result['score']:.2f})\n    {result['url']}")
         if not results:
             print("no results", file=sys.stderr)
     return 0

@@ -108,7 +108,8 @@ def test_search_command(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "dataloader hangs on windows", "--lang", "en",
                            "--json"], cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)[0]["id"] == "dataloader-workers-hang"
+    best = json.loads(done.stdout)[0]
+    assert best["id"] == "dataloader-workers-hang" and best["url"] == "http://127.0.0.1:8000/en/dataloader-workers-hang/"
     done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "x", "--site-dir", str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, encoding="utf-8")
     assert done.returncode == 1 and "build the site first" in done.stderr

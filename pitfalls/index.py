@@ -14,6 +14,8 @@ TAG_WEIGHT = 2.0
 """A shared tag counts this many times a shared term: an author chose it."""
 CATEGORY_WEIGHT = 0.5
 """A shared category counts half a shared term: it is broad."""
+COMMON_FRACTION, COMMON_FLOOR = 0.05, 50
+"""Features in more entries than this share (and this floor) do not count towards similarity."""
 MIN_SIMILARITY = 4.0
 """Score from which an entry is shown as similar: about two rare shared terms, or one rare shared tag."""
 
@@ -57,7 +59,7 @@ class SiteIndex:
         # summed over the entries that share each feature, not by comparing every pair of entries;
         # in sorted order, so the float sums do not depend on the hash seed
         totals: dict[str, float] = {}
-        for feature in sorted(self._features[record.id]):
+        for feature in sorted(self._features[record.id] & self._postings.keys()):
             weight = self._weights[feature]
             for other_id in self._postings[feature]:
                 totals[other_id] = totals.get(other_id, 0.0) + weight
@@ -67,12 +69,17 @@ class SiteIndex:
 
     @cached_property
     def _postings(self) -> dict[tuple[str, str], list[str]]:
-        """Feature → ids of the entries that have it."""
+        """Feature → ids of the entries that have it, for the features rare enough to tell entries apart.
+
+        A feature in more than max(COMMON_FLOOR, COMMON_FRACTION × N) entries is left out, as search
+        engines drop words found in most documents: it says little about two entries, and summing it
+        over every entry that has it makes the work grow with N² (23 s a language at 5,000 entries)."""
         postings: dict[tuple[str, str], list[str]] = {}
         for record_id, features in self._features.items():
             for feature in features:
                 postings.setdefault(feature, []).append(record_id)
-        return postings
+        limit = max(COMMON_FLOOR, COMMON_FRACTION * len(self.base.records))
+        return {feature: ids for feature, ids in postings.items() if len(ids) <= limit}
 
     @cached_property
     def _features(self) -> dict[str, frozenset[tuple[str, str]]]:

@@ -36,7 +36,7 @@ from .new import PLACEHOLDER
 from .similar import existing_entries, fingerprint, matches
 from .site import ROOT
 from .translations import coverage_report
-from .validate import ContentCheck, _label, inspect_content
+from .validate import ContentCheck, file_label, inspect_content
 
 ERROR_WORDS = re.compile(
     r"error|exception|traceback|fail|fatal|denied|refused|not found|no such|cannot|can't|could not|unable"
@@ -92,7 +92,7 @@ def _reported_files(files: list[Path], content: Path) -> set[str] | None:
     """Labels of the files whose problems are reported, or None for all."""
     if not files or any(f.name in ("categories.yml", "tags.yml") for f in files):
         return None
-    return {_label(f, content.parent) for f in files}
+    return {file_label(f, content.parent) for f in files}
 
 
 def annotation(problem: Problem) -> str:

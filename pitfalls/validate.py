@@ -75,7 +75,7 @@ def inspect_content(content_dir: Path) -> ContentCheck:
     documents: dict[str, YamlDocument] = {}
     registries = {}
     for name in ("categories", "tags"):
-        doc, found = _read_valid(content_dir / f"{name}.yml", root, "registry")
+        doc, found = read_valid(content_dir / f"{name}.yml", root, "registry")
         problems += found
         registries[name] = _labels(doc.data) if doc else {}
 
@@ -83,7 +83,7 @@ def inspect_content(content_dir: Path) -> ContentCheck:
     for path in sorted((content_dir / "entries").glob("*")):
         if path.name.startswith("."):
             continue
-        label = f"{_label(path.parent, root)}/{path.name}"  # not resolved: a symlink is named as itself
+        label = f"{file_label(path.parent, root)}/{path.name}"  # not resolved: a symlink is named as itself
         if path.is_symlink():
             problems.append(Problem(label, "", "symbolic links are not allowed; put the record file itself here"))
         elif path.is_dir():
@@ -93,7 +93,7 @@ def inspect_content(content_dir: Path) -> ContentCheck:
         elif not _SLUG.match(path.stem):
             problems.append(Problem(label, "", slug_problem(path.stem, "file name") + "; the file name is the entry's URL"))
         else:
-            doc, found = _read_valid(path, root, "record")
+            doc, found = read_valid(path, root, "record")
             problems += found
             if doc is not None:
                 documents[doc.label] = doc
@@ -116,7 +116,7 @@ def inspect_content(content_dir: Path) -> ContentCheck:
     return ContentCheck(base, problems, records, documents)
 
 
-def _label(path: Path, root: Path) -> str:
+def file_label(path: Path, root: Path) -> str:
     """How messages and edit links name a file: from the project root when it lies inside."""
     path = path.resolve()
     for base in (PROJECT_ROOT, root.resolve()):
@@ -125,9 +125,9 @@ def _label(path: Path, root: Path) -> str:
     return path.as_posix()
 
 
-def _read_valid(path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
+def read_valid(path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
     """Read one file and check it against its schema."""
-    doc, problems = read_yaml(path, _label(path, root))
+    doc, problems = read_yaml(path, file_label(path, root))
     if doc is None:
         return None, problems
     problems = schema_problems(doc, schema)

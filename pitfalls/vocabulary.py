@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .load import Problem
-from .validate import _label, _read_valid
+from .validate import file_label, read_valid
 
 FILE_NAME = "synonyms.yml"
 
@@ -32,7 +32,7 @@ def check_vocabulary(content_dir: Path) -> tuple[Vocabulary | None, list[Problem
     path = content_dir / FILE_NAME
     if not path.exists():
         return Vocabulary(), []
-    doc, problems = _read_valid(path, content_dir.parent, "synonyms")
+    doc, problems = read_valid(path, content_dir.parent, "synonyms")
     if doc is None:
         return None, problems
     data = doc.data
@@ -42,7 +42,7 @@ def check_vocabulary(content_dir: Path) -> tuple[Vocabulary | None, list[Problem
             key = " ".join(phrase.lower().split())
             if key in seen and seen[key] != group_index:
                 line, column = doc.position(("synonyms", group_index, item_index))
-                problems.append(Problem(_label(path, content_dir.parent), f"synonyms[{group_index}][{item_index}]",
+                problems.append(Problem(file_label(path, content_dir.parent), f"synonyms[{group_index}][{item_index}]",
                                         f"{phrase!r} is already in group {seen[key]}; merge the two groups",
                                         line, column))
             seen[key] = group_index

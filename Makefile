@@ -29,7 +29,7 @@ nginx:  ## Debian's nginx for tests/test_nginx.py (the test runs its own instanc
 node:  ## Debian's nodejs: `python -m pitfalls search` runs the site's search engine with it
 	@command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs >/dev/null; }
 
-bench-search: $(STAMP) browser node  ## our search vs stock Material search: quality, speed, bytes, build time
+bench-search: $(STAMP) browser node nginx  ## our search vs stock Material search: quality, speed (via nginx and http.server), bytes, build time
 	$(PY) bench/bench_search.py
 
 bench-build: $(STAMP)  ## build time and memory at 1,000 and 5,000 records vs plain mkdocs-material; save-to-reload under serve

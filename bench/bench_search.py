@@ -6,7 +6,8 @@ Prints, side by side for our search and Material's stock search (same site, same
 built with PITFALLS_STOCK_SEARCH=1):
   - top-1, top-3 and MRR per kind of query of tests/search_queries.yml (12 real entries);
   - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
-    (bench/generate.py), per language;
+    (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
+    it) and by Python's http.server (the offline bundle; every index file costs more there);
   - bytes the browser downloads for search before the first result (fresh browser, N entries);
   - build time of both languages, and the time of our index step alone.
 """
@@ -30,6 +31,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.local_nginx import serve_with_nginx  # noqa: E402
 from bench.search_ui import open_search, search  # noqa: E402
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
@@ -174,7 +176,7 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
     """Build, serve and measure each corpus with both engines."""
     for size, content in corpora.items():
         print(f"\n=== {size} entries ===")
-        results, servers = {}, []
+        results, through_nginx, servers = {}, {}, []
         for engine, env in ENGINES.items():
             site_dir = work / f"site-{size}-{engine}"
             seconds = build(content, site_dir, env)
@@ -183,6 +185,8 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
             servers.append(server)
             SITE_DIRS[url] = site_dir
             results[engine] = run_queries(browser, url, QUERIES)
+            with serve_with_nginx(site_dir) as port:
+                through_nginx[engine] = run_queries(browser, f"http://127.0.0.1:{port}/", QUERIES)
             if size != "12":
                 b = download_bytes(browser, url)
                 print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
@@ -190,7 +194,9 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
         print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
         if size == "12":
             quality_table(results)
-        speed_line("keystroke→results", results)
+        print("keystroke→results, median (max), served by:")
+        speed_line("  nginx", through_nginx)
+        speed_line("  http.server", results)
         for server in servers:
             server.shutdown()
 

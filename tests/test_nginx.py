@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import shutil
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,19 @@ def test_aliases_redirect_permanently(nginx_port):
                 status, headers, _ = get(nginx_port, old)
                 assert (status, headers["Location"]) == (301, f"/{lang}/{record_id}/"), old
             assert get(nginx_port, f"/{lang}/{record_id}/")[0] == 200
+
+
+def test_an_alias_of_the_longest_allowed_id_redirects(tmp_path):
+    """Map keys up to /<lang>/<80 characters>/index.html fit nginx's map hash (map_hash_bucket_size)."""
+    longest = "-".join(["abcdefghi"] * 8)  # 80 characters, the schema's limit
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT, content)
+    record = content / "entries" / "gpu-oom.yml"
+    record.write_text(record.read_text(encoding="utf-8").replace("aliases: [cuda-oom-old]", f"aliases: [{longest}]"),
+                      encoding="utf-8")
+    with serve_with_nginx(build_fixture_site(tmp_path, content)) as port:
+        status, headers, _ = get(port, f"/en/{longest}/index.html")
+    assert (status, headers["Location"]) == (301, "/en/gpu-oom/")
 
 
 @pytest.mark.parametrize("path, page", [

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test build check browser nginx node dist bench-search bench-build clean
+.PHONY: serve test build check system-packages dist bench-search bench-build clean
 
 $(STAMP): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,16 +20,14 @@ build: $(STAMP)  ## set up, then build both languages into site/
 check: $(STAMP)  ## validate every record
 	$(PY) -m pitfalls check
 
-browser:  ## Debian's chromium for the browser tests (Playwright's own download does not work here)
-	@command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+system-packages:  ## Debian's chromium (browser tests; Playwright's own download does not work here), nginx (tests/test_nginx.py) and nodejs (`pitfalls search` runs the site's engine), when missing
+	@missing=""; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	if [ -n "$$missing" ]; then echo "apt-get install$$missing"; apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; fi
 
-nginx:  ## Debian's nginx for tests/test_nginx.py (the test runs its own instance on a loopback port)
-	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -qq && apt-get install -y -qq nginx >/dev/null; }
-
-node:  ## Debian's nodejs: `python -m pitfalls search` runs the site's search engine with it
-	@command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs >/dev/null; }
-
-bench-search: $(STAMP) browser node nginx  ## our search vs stock Material search: quality, speed (via nginx and http.server), bytes, build time
+bench-search: $(STAMP) system-packages  ## our search vs stock Material search: quality, speed (via nginx and http.server), bytes, build time
 	$(PY) bench/bench_search.py
 
 bench-build: $(STAMP)  ## build time and memory at 1,000 and 5,000 records vs plain mkdocs-material; save-to-reload under serve
@@ -38,7 +36,7 @@ bench-build: $(STAMP)  ## build time and memory at 1,000 and 5,000 records vs pl
 dist: $(STAMP)  ## build, then pack the site into dist/pitfall-guide-site.tar.gz (same commit, same bytes)
 	$(PY) -m pitfalls dist
 
-test: $(STAMP) browser nginx node  ## set up, then run every test
+test: $(STAMP) system-packages  ## set up, then run every test
 	$(PY) -m pytest
 
 clean:

@@ -49,14 +49,14 @@ class NginxError(Exception):
 
 
 def find_nginx() -> str:
-    """Debian's nginx, installed the way `make nginx` does when it is missing and we may."""
+    """Debian's nginx, installed the way `make system-packages` does when it is missing and we may."""
     found = shutil.which("nginx") or shutil.which("/usr/sbin/nginx")
     if not found and os.geteuid() == 0 and shutil.which("apt-get"):
         subprocess.run("apt-get update -qq && apt-get install -y -qq nginx", shell=True, check=False,
                        stdout=subprocess.DEVNULL)
         found = shutil.which("/usr/sbin/nginx")
     if not found:
-        raise NginxError("nginx is missing: run `make nginx` (as root it installs Debian's nginx) or apt-get install nginx")
+        raise NginxError("nginx is missing: run `make system-packages` (as root it installs Debian's nginx) or apt-get install nginx")
     return found
 
 

@@ -26,6 +26,7 @@ from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
 from pitfalls.search import write_site_index  # noqa: E402
 from pitfalls.validate import ContentError, load_knowledge_base  # noqa: E402
 
+
 def knowledge_base():
     """The validated content: handed over by `python -m pitfalls build`, which validated it once
     for both languages (PITFALLS_VALIDATED, a pickle it wrote), else read and validated here."""
@@ -44,12 +45,13 @@ _pages: dict = {}
 """This build's rendered pages by source path; replaced in on_config for every build."""
 _base = None
 """This build's knowledge base, for the search index written after the build."""
-STOCK_SEARCH = os.environ.get("PITFALLS_STOCK_SEARCH") == "1"
-"""Material's own search instead of ours: only for the comparison in bench/bench_search.py."""
+_stock_search = False
+"""Material's own search instead of ours (PITFALLS_STOCK_SEARCH=1): only for bench/bench_search.py."""
 
 
 def on_config(config):
-    global _pages, _base
+    global _pages, _base, _stock_search
+    _stock_search = os.environ.get("PITFALLS_STOCK_SEARCH") == "1"
     lang = config.theme["language"]
     if lang not in LANGUAGES:
         raise PluginError(f"theme.language is {lang!r}; this site is built in {', '.join(LANGUAGES)}")
@@ -67,7 +69,7 @@ def on_config(config):
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
     config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/", "og_locale": ui["og_locale"],
                                 "other_og_locale": ui_strings()[other]["og_locale"]}
-    if not STOCK_SEARCH:  # overrides/main.html points Material's search UI at our worker
+    if not _stock_search:  # overrides/main.html points Material's search UI at our worker
         config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     renderer = SiteRenderer(base, lang, edit_url=edit_url)
@@ -97,7 +99,7 @@ def on_page_markdown(markdown, page, config, files):
         page.meta["title"] = escape(rendered.title)
         page.meta["description"] = escape(rendered.description)
         page.meta.update(rendered.meta)
-    if not STOCK_SEARCH:
+    if not _stock_search:
         # Material's search plugin stays for its search box, but its index would be thrown away
         # in on_post_build: skip the work (a quarter of a build's time)
         page.meta["search"] = {"exclude": True}
@@ -106,5 +108,5 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_post_build(config):
     # after Material's search plugin (hooks run after plugins): our index replaces its search/
-    if not STOCK_SEARCH:
+    if not _stock_search:
         write_site_index(_base, content_dir(), config.theme["language"], Path(config.site_dir))

@@ -24,6 +24,7 @@ from pitfalls.export import site_files  # noqa: E402
 from pitfalls.model import LANGUAGES  # noqa: E402
 from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
 from pitfalls.search import write_site_index  # noqa: E402
+from pitfalls.site import DEFAULT_SITE_URL  # noqa: E402
 from pitfalls.validate import ContentError, load_knowledge_base  # noqa: E402
 
 
@@ -58,13 +59,13 @@ def on_config(config):
     try:
         base = knowledge_base()
     except ContentError as err:
-        raise PluginError(f"the content has {len(err.problems)} error(s):\n{err}") from None
+        raise PluginError(str(err)) from None
     _base = base
 
     ui = ui_strings()[lang]
     other = ui["other_language_code"]
     config.site_name = ui["site_name"]
-    site_root = config.site_url or "http://127.0.0.1:8000/"
+    site_root = config.site_url or DEFAULT_SITE_URL
     config.site_url = f"{site_root}{lang}/"
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
     config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/", "og_locale": ui["og_locale"],

@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
+from .site import DEFAULT_SITE_URL
+
 _LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src"}
 
 
@@ -27,7 +29,7 @@ class _PageScan(HTMLParser):
             self.links.append(attrs[wanted])
 
 
-def broken_links(site_dir: Path, site_url: str = "http://127.0.0.1:8000/") -> list[str]:
+def broken_links(site_dir: Path, site_url: str = DEFAULT_SITE_URL) -> list[str]:
     """'page: link (why)' for every internal link whose file or anchor does not exist."""
     site_dir = site_dir.resolve()
     scans: dict[Path, _PageScan] = {}
@@ -62,7 +64,7 @@ def broken_links(site_dir: Path, site_url: str = "http://127.0.0.1:8000/") -> li
 def register(commands) -> None:
     parser = commands.add_parser("linkcheck", help="检查站内链接 / check internal links of a built site")
     parser.add_argument("site_dir", type=Path, nargs="?", default=Path("site"))
-    parser.add_argument("--site-url", default="http://127.0.0.1:8000/", help="the URL the site was built for")
+    parser.add_argument("--site-url", default=DEFAULT_SITE_URL, help="the URL the site was built for")
     parser.set_defaults(run=_run)
 
 

@@ -234,7 +234,7 @@ def _match(args) -> int:
     try:
         base = load_knowledge_base(args.content)
     except ContentError as err:
-        print(f"the content has {len(err.problems)} error(s):\n{err}", file=sys.stderr)
+        print(err, file=sys.stderr)
         return 2
     try:
         if args.file == "-":

@@ -34,9 +34,9 @@ from pathlib import Path
 from .export import entry_url, site_root
 from .model import LANGUAGES, KnowledgeBase, Record
 from .render import plain_text, ui_strings
+from .site import ROOT
 from .vocabulary import Vocabulary, check_vocabulary
 
-ROOT = Path(__file__).resolve().parent.parent
 ENGINE_JS = ROOT / "static" / "assets" / "search" / "engine.js"
 NODE_RUNNER = Path(__file__).with_name("search_node.js")
 
@@ -369,7 +369,7 @@ def register(commands) -> None:
 
 
 def _search(args) -> int:
-    from .validate import check_content
+    from .validate import ContentError, load_knowledge_base
 
     try:
         if args.site_dir:
@@ -379,14 +379,11 @@ def _search(args) -> int:
                 return 1
             results = run_queries(search_dir, [args.query])[0]
         else:
-            base, problems = check_content(args.content)
-            if base is None:
-                print("\n".join(str(p) for p in problems if p.severity == "error"), file=sys.stderr)
-                return 1
+            base = load_knowledge_base(args.content)
             with tempfile.TemporaryDirectory(prefix="pitfalls-search-") as tmp:
                 write_site_index(base, args.content, args.lang, Path(tmp))
                 results = run_queries(Path(tmp) / "search", [args.query])[0]
-    except RuntimeError as err:
+    except (ContentError, RuntimeError) as err:
         print(err, file=sys.stderr)
         return 1
     root = site_root()

@@ -13,10 +13,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .load import Problem
 from .model import LANGUAGES
 from .nginx import REDIRECT_MAP, redirect_map
-from .validate import check_content
+from .validate import ContentError, load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
@@ -44,10 +43,10 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
     """Build every language into `site_dir`, replacing it whole, or raise BuildFailed and leave it as it was.
 
     `build_date` (Unix time) replaces the clock in the output (sitemaps), for reproducible builds."""
-    base, problems = check_content(content)
-    errors = [p for p in problems if p.severity == "error"]
-    if errors:
-        raise BuildFailed(_problem_report(errors))
+    try:
+        base = load_knowledge_base(content)
+    except ContentError as err:
+        raise BuildFailed(str(err)) from None
 
     site_dir = site_dir.resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -102,10 +101,6 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def _problem_report(problems: list[Problem]) -> str:
-    return f"the content has {len(problems)} error(s):\n" + "\n".join(str(p) for p in problems)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = ROOT / "content") -> None:

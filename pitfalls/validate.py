@@ -27,7 +27,7 @@ class ContentError(Exception):
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
+        super().__init__(f"the content has {len(problems)} error(s):\n" + "\n".join(str(p) for p in problems))
 
 
 @cache

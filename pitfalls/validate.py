@@ -157,7 +157,7 @@ def schema_problems(doc: YamlDocument, schema: str) -> list[Problem]:
         path = tuple(error.absolute_path)
         if error.validator == "anyOf" and all(e.validator == "required" for e in error.context):
             names = " or ".join(repr(e.validator_value[0]) for e in error.context)
-            problems.append(Problem(doc.label, _field(path), f"needs {names}", *doc.position(path)))
+            problems.append(Problem(doc.label, field_name(path), f"needs {names}", *doc.position(path)))
             continue
         # oneOf/anyOf report "not valid under any"; the closest branch says what to fix
         if error.context:  # a branch for another type of value has nothing to say about this one
@@ -167,11 +167,8 @@ def schema_problems(doc: YamlDocument, schema: str) -> list[Problem]:
             problems += _unknown_fields(doc, path, error)
             continue
         line, column = doc.position(path)
-        problems.append(Problem(doc.label, _field(path), _message(error), line, column))
+        problems.append(Problem(doc.label, field_name(path), _message(error), line, column))
     return sorted(set(problems), key=lambda p: (p.line, p.column, p.field, p.message))
-
-
-_field = field_name
 
 
 def _unknown_fields(doc: YamlDocument, path: tuple, error: jsonschema.ValidationError) -> list[Problem]:
@@ -182,7 +179,7 @@ def _unknown_fields(doc: YamlDocument, path: tuple, error: jsonschema.Validation
         close = difflib.get_close_matches(name, known, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         line, column = doc.key_positions.get(path + (name,)) or doc.position(path)
-        problems.append(Problem(doc.label, _field(path + (name,)),
+        problems.append(Problem(doc.label, field_name(path + (name,)),
                                 f"unknown field {name!r}{hint}; allowed: {', '.join(known)}", line, column))
     return problems
 
@@ -246,7 +243,7 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
     data, problems = doc.data, []
 
     def problem(path: tuple, message: str) -> None:
-        problems.append(Problem(doc.label, _field(path), message, *doc.position(path)))
+        problems.append(Problem(doc.label, field_name(path), message, *doc.position(path)))
 
     if data["id"] != doc.path.stem:
         problem(("id",), f"id {data['id']!r} differs from the file name {doc.path.name!r}; they must match")
@@ -298,7 +295,7 @@ def _check_links(records: list[Record], documents: dict[str, YamlDocument]) -> l
     problems = []
 
     def problem(record: Record, path: tuple, message: str) -> None:
-        problems.append(Problem(record.source, _field(path), message, *documents[record.source].position(path)))
+        problems.append(Problem(record.source, field_name(path), message, *documents[record.source].position(path)))
 
     # ids claim their URLs first, so a clash is reported at the alias that takes an id's URL
     owners: dict[str, Record] = {}

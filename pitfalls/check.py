@@ -53,7 +53,7 @@ _LANGUAGE_NAMES = {"zh": "Chinese (zh)", "en": "English (en)"}
 
 def register(commands) -> None:
     parser = commands.add_parser(
-        "check", help="校验条目 / validate records",
+        "check", help="校验所有条目（或指定文件）/ validate every record (or FILES); --translations: coverage",
         description="校验条目：模式、跨条目规则和写作建议 / validate records: schema, rules across records, and "
                     "advice (warnings). Prints file:line:column: field: message; exits 1 on errors.")
     parser.add_argument("files", nargs="*", type=Path, metavar="FILES",

@@ -15,21 +15,12 @@ from .dist import build_date
 from .site import DEFAULT_SITE_URL, ROOT, BuildFailed, build_site, serve
 
 DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 / command-line tool.
-
-  check   校验所有条目（或指定文件）/ validate every record (or FILES); --translations: coverage
-  build   构建中英双语站点到 site/ / build both languages into site/
-  serve   本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000
-  linkcheck  检查站内链接 / check internal links and anchors of a built site
-  new     新建条目模板 / scaffold content/entries/<id>.yml
-  similar 查找可能重复的条目 / name existing entries that are probably the same pitfall as FILE
-  dist    离线包 / pack the site into dist/pitfall-guide-site.tar.gz, reproducibly
-  search  像站点一样搜索条目 / search the entries with the site's engine (--lang zh|en, --json)
-  match   从日志或报错找条目 / the entries whose error a log or traceback shows (FILE or -, --lang, --json)
+每个命令的详细用法 / details of each command: python -m pitfalls COMMAND --help
 """
 
 
 def register_build(commands) -> None:
-    build = commands.add_parser("build", help="构建站点 / build the site")
+    build = commands.add_parser("build", help="构建中英双语站点到 site/ / build both languages into site/")
     build.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: %(default)s)")
     build.add_argument("--site-url", default=DEFAULT_SITE_URL, help="public root URL (default: %(default)s)")
     build.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
@@ -48,7 +39,7 @@ def _build(args) -> int:
 
 
 def register_serve(commands) -> None:
-    serve_cmd = commands.add_parser("serve", help="本地预览 / serve with live reload")
+    serve_cmd = commands.add_parser("serve", help="本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000")
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=8000)
     serve_cmd.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")

@@ -27,7 +27,7 @@ TOP_FOLDER = "pitfall-guide-site"
 
 
 def register(commands) -> None:
-    dist = commands.add_parser("dist", help="离线包 / pack the built site into one archive")
+    dist = commands.add_parser("dist", help="离线包 / pack the site into dist/pitfall-guide-site.tar.gz, reproducibly")
     dist.add_argument("--output", type=Path, default=ARCHIVE, help="archive to write (default: %(default)s)")
     dist.add_argument("--site-url", default=DEFAULT_SITE_URL,
                       help="root URL it will be served at, for canonical links and sitemaps (default: %(default)s)")

@@ -62,7 +62,7 @@ def broken_links(site_dir: Path, site_url: str = DEFAULT_SITE_URL) -> list[str]:
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("linkcheck", help="检查站内链接 / check internal links of a built site")
+    parser = commands.add_parser("linkcheck", help="检查站内链接 / check internal links and anchors of a built site")
     parser.add_argument("site_dir", type=Path, nargs="?", default=Path("site"))
     parser.add_argument("--site-url", default=DEFAULT_SITE_URL, help="the URL the site was built for")
     parser.set_defaults(run=_run)

@@ -220,7 +220,7 @@ def format_text(result: dict) -> str:
 
 
 def register(commands) -> None:
-    match = commands.add_parser("match", help="从日志找条目 / the entries whose error a log shows")
+    match = commands.add_parser("match", help="从日志或报错找条目 / the entries whose error a log or traceback shows")
     match.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="log or traceback to read (default: - = stdin)")
     match.add_argument("--lang", choices=LANGUAGES, default=None,
                        help="language of titles and URLs (default: from the locale, zh* → zh, else en)")

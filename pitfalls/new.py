@@ -80,7 +80,7 @@ class NewError(Exception):
 
 def register(commands) -> None:
     parser = commands.add_parser(
-        "new", help="新建条目 / scaffold a new record",
+        "new", help="新建条目模板 / scaffold content/entries/<id>.yml",
         description="新建 content/entries/<id>.yml，含所有字段与占位文字 / scaffold content/entries/<id>.yml with "
                     f"every field and {PLACEHOLDER} placeholders. Missing values are asked for on a terminal.")
     parser.add_argument("--id", help="permanent slug, e.g. cuda-out-of-memory")

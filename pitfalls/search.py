@@ -359,7 +359,7 @@ def run_queries(search_dir: Path, queries: list[str]) -> list[list[dict]]:
 
 
 def register(commands) -> None:
-    search = commands.add_parser("search", help="搜索条目 / search the entries as the site does")
+    search = commands.add_parser("search", help="像站点一样搜索条目 / search the entries with the site's engine")
     search.add_argument("query", help="what you would type into the site's search box")
     search.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0], help="site language (default: %(default)s)")
     search.add_argument("--json", action="store_true", help="print the results as JSON")

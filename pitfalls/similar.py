@@ -147,7 +147,7 @@ def existing_entries(documents: dict) -> list[tuple[Fingerprint, list[str]]]:
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("similar", help="查找可能重复的条目 / find entries that are probably the same pitfall",
+    parser = commands.add_parser("similar", help="查找可能重复的条目 / name existing entries that are probably the same pitfall as FILE",
                                  description="列出与 FILE 可能是同一个坑的已有条目 / name existing entries that are "
                                              "probably the same pitfall as FILE (shared error message, or jieba token "
                                              f"overlap of title and symptoms ≥ {THRESHOLD}).")

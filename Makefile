@@ -4,21 +4,22 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: serve test build check system-packages dist bench-search bench-build clean
+.PHONY: serve test test-unit lint build check system-packages dist bench-search bench-build clean
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --editable .
 	touch $(STAMP)
 
 serve: $(STAMP)  ## set up, then serve both languages with live reload on 127.0.0.1:8000
-	$(PY) -m pitfalls serve
+	$(VENV)/bin/pitfalls serve
 
 build: $(STAMP)  ## set up, then build both languages into site/
-	$(PY) -m pitfalls build
+	$(VENV)/bin/pitfalls build
 
 check: $(STAMP)  ## validate every record
-	$(PY) -m pitfalls check
+	$(VENV)/bin/pitfalls check
 
 system-packages:  ## Debian's chromium (browser tests; Playwright's own download does not work here), nginx (tests/test_nginx.py) and nodejs (`pitfalls search` runs the site's engine), when missing
 	@missing=""; \
@@ -28,16 +29,22 @@ system-packages:  ## Debian's chromium (browser tests; Playwright's own download
 	if [ -n "$$missing" ]; then echo "apt-get install$$missing"; apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; fi
 
 bench-search: $(STAMP) system-packages  ## our search vs stock Material search: quality, speed (via nginx and http.server), bytes, build time
-	$(PY) bench/bench_search.py
+	$(PY) -m bench.bench_search
 
 bench-build: $(STAMP)  ## build time and memory at 1,000 and 5,000 records vs plain mkdocs-material; save-to-reload under serve
-	$(PY) bench/bench_build.py
+	$(PY) -m bench.bench_build
 
 dist: $(STAMP)  ## build, then pack the site into dist/pitfall-guide-site.tar.gz (same commit, same bytes)
-	$(PY) -m pitfalls dist
+	$(VENV)/bin/pitfalls dist
 
-test: $(STAMP) system-packages  ## set up, then run every test
+test: $(STAMP) system-packages lint  ## set up, then lint and run every test (unit, site builds, browser)
 	$(PY) -m pytest
+
+test-unit: $(STAMP)  ## the quick layer: tests that build no site and start no browser
+	$(PY) -m pytest -m "not site and not browser"
+
+lint: $(STAMP)  ## ruff, configured in pyproject.toml
+	$(VENV)/bin/ruff check .
 
 clean:
 	rm -rf site .site-* dist $(VENV)

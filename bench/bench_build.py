@@ -1,6 +1,6 @@
 """Build-scale benchmark: our bilingual build against a plain mkdocs-material build of the same pages.
 
-    .venv/bin/python bench/bench_build.py [--sizes 1000 5000] [--serve-size 1000]   (make bench-build)
+    .venv/bin/python -m bench.bench_build [--sizes 1000 5000] [--serve-size 1000]   (make bench-build)
 
 For each size, a synthetic corpus (bench/generate.py) is built twice, each measured for wall time
 and peak memory (the largest resident set of any process of the build):
@@ -29,13 +29,12 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.generate import generate
+from pitfalls.pages.render import SiteRenderer, ui_strings
+from pitfalls.records.model import LANGUAGES
+from pitfalls.records.validate import load_knowledge_base
 
-from bench.generate import generate  # noqa: E402
-from pitfalls.model import LANGUAGES  # noqa: E402
-from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
-from pitfalls.validate import load_knowledge_base  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 # Runs a command and prints its wall time and the peak RSS of its largest descendant (KiB on Linux).
 MEASURE = """

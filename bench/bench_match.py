@@ -1,6 +1,6 @@
 """Benchmark of `python -m pitfalls match`: time and peak memory on a generated log.
 
-    .venv/bin/python bench/bench_match.py [--mb 100] [--dense-mb 10]
+    .venv/bin/python -m bench.bench_match [--mb 100] [--dense-mb 10]
 
 Writes bench/out/match-<N>mb.log: a training log (step lines, warnings, progress bars) with a
 real traceback of a seed pitfall every ~50,000 lines, deterministic per size. Runs `match` on
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import resource
 import subprocess
 import sys
 import time
@@ -62,7 +61,7 @@ def generate(path: Path, megabytes: int, every: int, seed: int = 7) -> None:
 def run(args: list[str], stdin: Path | None = None) -> tuple[float, float, str]:
     """Run match in a fresh process: wall seconds, peak RSS in MiB, first line of its output."""
     command = [sys.executable, "-c",
-               "import resource, sys; from pitfalls.cli import main; code = main(sys.argv[1:]); "
+               "import resource, sys; from pitfalls.commands.cli import main; code = main(sys.argv[1:]); "
                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(code)",
                "match", *args]
     start = time.perf_counter()

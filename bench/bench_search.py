@@ -1,6 +1,6 @@
 """`make bench-search`: our site search against stock Material search, measured in headless Chromium.
 
-    .venv/bin/python bench/bench_search.py [--entries 5000] [--skip-large]
+    .venv/bin/python -m bench.bench_search [--entries 5000] [--skip-large]
 
 Prints, side by side for our search and Material's stock search (same site, same jieba,
 built with PITFALLS_STOCK_SEARCH=1):
@@ -28,11 +28,10 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tests.helpers.local_nginx import serve_with_nginx
+from tests.helpers.search_ui import open_search, search
 
-from bench.local_nginx import serve_with_nginx  # noqa: E402
-from bench.search_ui import open_search, search  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -53,16 +52,14 @@ def build(content: Path, site_dir: Path, env: dict) -> float:
 
 def index_step_seconds(content: Path) -> float:
     """Our index step alone: both languages one after the other, jieba's dictionary load included."""
-    from pitfalls.search import build_index, write_index
-    from pitfalls.validate import load_knowledge_base
-    from pitfalls.vocabulary import check_vocabulary
+    from pitfalls.pages.search_index import build_index, write_index
+    from pitfalls.records.validate import load_knowledge_base
 
     base = load_knowledge_base(content)
-    vocabulary = check_vocabulary(content)[0]
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for lang in ("zh", "en"):
-            write_index(build_index(base, vocabulary, lang), Path(tmp) / lang)
+            write_index(build_index(base, lang), Path(tmp) / lang)
     return time.perf_counter() - start
 
 
@@ -128,7 +125,7 @@ def download_bytes(browser, url: str) -> dict[str, int]:
         context = browser.new_context()
         page = context.new_page()
         sizes = {}
-        context.on("requestfinished", lambda request: sizes.__setitem__(request.url, request.sizes()["responseBodySize"]))
+        context.on("requestfinished", lambda request, sizes=sizes: sizes.__setitem__(request.url, request.sizes()["responseBodySize"]))
         open_search(page, f"{url}zh/")
         search(page, "zh", query)
         searchy = {u: s for u, s in sizes.items() if "/search" in u or "lunr" in u or "worker" in u}

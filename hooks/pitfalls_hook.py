@@ -1,66 +1,67 @@
 """MkDocs adapter: wires the `pitfalls` core into MkDocs events. Holds no logic of its own.
 
-One MkDocs build makes one language site; `python -m pitfalls build` runs one per language.
-The language comes from `theme.language` (set through PITFALLS_LANG in mkdocs.yml).
+One MkDocs build makes one language site; `pitfalls build` runs one per language. The language
+comes from `theme.language` and the site root from `site_url` (both set in mkdocs.yml from
+PITFALLS_LANG and PITFALLS_SITE_URL); every other setting is in pitfalls/settings.py.
+
+Each build's state lives in one `Build`, made in `on_config`: MkDocs does not reload hooks under
+`serve`, so nothing may outlive a build at module level.
 """
 
 from __future__ import annotations
 
-import os
 import pickle
-import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # `mkdocs` run as a script does not put the project on the path
-    sys.path.insert(0, str(ROOT))
+from markupsafe import escape
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
 
-from markupsafe import escape  # noqa: E402
-from mkdocs.exceptions import PluginError  # noqa: E402
-from mkdocs.structure.files import File  # noqa: E402
-
-from pitfalls.export import site_files  # noqa: E402
-from pitfalls.model import LANGUAGES  # noqa: E402
-from pitfalls.render import SiteRenderer, ui_strings  # noqa: E402
-from pitfalls.search import write_site_index  # noqa: E402
-from pitfalls.site import DEFAULT_SITE_URL  # noqa: E402
-from pitfalls.validate import ContentError, load_knowledge_base  # noqa: E402
+from pitfalls.pages.export import site_files
+from pitfalls.pages.render import RenderedPage, SiteRenderer, ui_strings
+from pitfalls.pages.search_index import write_site_index
+from pitfalls.records.model import LANGUAGES, KnowledgeBase
+from pitfalls.records.validate import ContentError, load_knowledge_base
+from pitfalls.settings import DEFAULT_SITE_URL, HookSettings
 
 
-def knowledge_base():
-    """The validated content: handed over by `python -m pitfalls build`, which validated it once
-    for both languages (PITFALLS_VALIDATED, a pickle it wrote), else read and validated here."""
-    handed_over = os.environ.get("PITFALLS_VALIDATED")
-    if handed_over:
-        return pickle.loads(Path(handed_over).read_bytes())
-    return load_knowledge_base(content_dir())
+@dataclass
+class Build:
+    """One language build: its content, its settings and its rendered pages."""
+
+    base: KnowledgeBase
+    """The validated content."""
+    lang: str
+    """The site language."""
+    settings: HookSettings
+    """What the environment said."""
+    pages: dict[str, RenderedPage] = field(default_factory=dict)
+    """Rendered pages by source path."""
 
 
-def content_dir() -> Path:
-    """The content folder: PITFALLS_CONTENT (tests build other content), else content/."""
-    return Path(os.environ.get("PITFALLS_CONTENT") or ROOT / "content")
+_build: Build | None = None
+"""The current build: replaced in on_config, the first event of every build."""
 
 
-_pages: dict = {}
-"""This build's rendered pages by source path; replaced in on_config for every build."""
-_base = None
-"""This build's knowledge base, for the search index written after the build."""
-_stock_search = False
-"""Material's own search instead of ours (PITFALLS_STOCK_SEARCH=1): only for bench/bench_search.py."""
+def _knowledge_base(settings: HookSettings) -> KnowledgeBase:
+    """The content `pitfalls build` validated once for every language, else read and validated here."""
+    if settings.handover:
+        return pickle.loads(settings.handover.read_bytes())
+    return load_knowledge_base(settings.content)
 
 
 def on_config(config):
-    global _pages, _base, _stock_search
-    _stock_search = os.environ.get("PITFALLS_STOCK_SEARCH") == "1"
+    global _build
+    settings = HookSettings.from_environment()
     lang = config.theme["language"]
     if lang not in LANGUAGES:
         raise PluginError(f"theme.language is {lang!r}; this site is built in {', '.join(LANGUAGES)}")
     try:
-        base = knowledge_base()
+        build = Build(_knowledge_base(settings), lang, settings)
     except ContentError as err:
         raise PluginError(str(err)) from None
-    _base = base
 
     ui = ui_strings()[lang]
     other = ui["other_language_code"]
@@ -68,39 +69,40 @@ def on_config(config):
     site_root = config.site_url or DEFAULT_SITE_URL
     config.site_url = f"{site_root}{lang}/"
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
-    config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/", "og_locale": ui["og_locale"],
-                                "other_og_locale": ui_strings()[other]["og_locale"]}
-    if not _stock_search:  # overrides/main.html points Material's search UI at our worker
+    config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/",
+                                "og_locale": ui["og_locale"], "other_og_locale": ui_strings()[other]["og_locale"]}
+    if not settings.stock_search:  # overrides/main.html points Material's search UI at our worker
         config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
-    renderer = SiteRenderer(base, lang, edit_url=edit_url)
-    _pages = {page.src_uri: page for page in renderer.pages()}
+    renderer = SiteRenderer(build.base, lang, edit_url=edit_url)
+    build.pages = {page.src_uri: page for page in renderer.pages()}
     config.nav = [
         {ui["home"]: "index.md"},
         {ui["categories"]: [f"categories/{group.label.key}.md" for group in renderer.index.categories]},
         {ui["all_tags"]: "tags/index.md"},
         {ui["translations"]: "translations.md"},
     ]
+    _build = build
     return config
 
 
 def on_files(files, config):
-    for page in _pages.values():
+    for page in _build.pages.values():
         files.append(File.generated(config, page.src_uri, content=page.content))
     # entries.json and feed.xml: not .md, so MkDocs copies them as they are
-    for path, text in site_files(_base, config.theme["language"], config.site_url, content_dir()).items():
+    for path, text in site_files(_build.base, _build.lang, config.site_url).items():
         files.append(File.generated(config, path, content=text))
     return files
 
 
 def on_page_markdown(markdown, page, config, files):
-    rendered = _pages.get(page.file.src_uri)
+    rendered = _build.pages.get(page.file.src_uri)
     if rendered is not None:
         # escaped once here: Material prints meta.title and meta.description without escaping
         page.meta["title"] = escape(rendered.title)
         page.meta["description"] = escape(rendered.description)
         page.meta.update(rendered.meta)
-    if not _stock_search:
+    if not _build.settings.stock_search:
         # Material's search plugin stays for its search box, but its index would be thrown away
         # in on_post_build: skip the work (a quarter of a build's time)
         page.meta["search"] = {"exclude": True}
@@ -109,5 +111,5 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_post_build(config):
     # after Material's search plugin (hooks run after plugins): our index replaces its search/
-    if not _stock_search:
-        write_site_index(_base, content_dir(), config.theme["language"], Path(config.site_dir))
+    if not _build.settings.stock_search:
+        write_site_index(_build.base, _build.lang, Path(config.site_dir))

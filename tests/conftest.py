@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.site import build_site
+from pitfalls.commands.build import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -6,9 +6,9 @@ asserts that `outside` (requests to other hosts, all aborted) and `errors` stay 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
 from urllib.parse import urlsplit
 
 IN_DOCUMENT_SCHEMES = ("data", "blob", "about")

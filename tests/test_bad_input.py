@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.load import MAX_FILE_BYTES
-from pitfalls.site import BuildFailed, build_site
-from pitfalls.validate import check_content
+from pitfalls.commands.build import BuildFailed, build_site
+from pitfalls.records.load import MAX_FILE_BYTES
+from pitfalls.records.validate import check_content
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).parent / "fixtures" / "tiny"

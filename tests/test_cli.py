@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.cli import main
-from pitfalls.new import PLACEHOLDER
+from pitfalls.commands.cli import main
+from pitfalls.commands.new import PLACEHOLDER
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -100,16 +100,18 @@ def test_new_asks_on_a_terminal(content, capsys, monkeypatch):
 
 @pytest.mark.parametrize("flags, message", [
     (["--id", "gpu-oom"], "new: id 'gpu-oom' is already used by {entries}/gpu-oom.yml"),
-    (["--id", "cuda-oom-old"], "new: id 'cuda-oom-old' is already used by {entries}/gpu-oom.yml"),  # an alias
-    (["--id", "GPU_OOM"], "new: id 'GPU_OOM' is not a valid slug: lowercase ASCII letters, digits and single "
-                          "hyphens, at most 80 characters (e.g. 'cuda-out-of-memory')"),
-    (["--id", "tags"], "new: id 'tags' is reserved for a site page"),
-    (["--id", "ok-id", "--category", "nope"], "new: unknown category 'nope'; known: training, deployment"),
-    (["--id", "ok-id", "--tags", "cuda,nope"], "new: unknown tag(s) nope; known: cuda, gpu-memory, docker, unused"),
+    # the scaffold goes through the validator: its messages, as `check` would print them
+    (["--id", "cuda-oom-old"], "new: id: id 'cuda-oom-old' is already used by content/entries/gpu-oom.yml; "
+                               "two entries cannot share a URL"),  # an alias
+    (["--id", "GPU_OOM"], "new: 'GPU_OOM' is not a valid id: lowercase ASCII letters, digits and single hyphens (e.g. 'gpu-oom')"),
+    (["--id", "a" * 81], "new: id: is 81 characters long; the limit is 80"),
+    (["--id", "tags"], "new: id: id 'tags' is reserved for a site page"),
+    (["--id", "ok-id", "--category", "nope"], "new: category: unknown category 'nope'; known: training, deployment (content/categories.yml)"),
+    (["--id", "ok-id", "--tags", "cuda,nope"], "new: tags[1]: unknown tag 'nope'; add it to content/tags.yml or use a known key"),
 ])
 def test_new_refuses(content, capsys, flags, message):
     defaults = {"--id": "ok-id", "--category": "training", "--tags": "cuda"}
-    defaults.update(dict(zip(flags[::2], flags[1::2])))
+    defaults.update(dict(zip(flags[::2], flags[1::2], strict=True)))
     before = sorted(p.name for p in (content / "entries").iterdir())
     status, out, err = run(capsys, "new", "--content", str(content), *(x for kv in defaults.items() for x in kv))
     assert status == 2

@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 from outside_requests import offline_page
-from pitfalls.dist import TOP_FOLDER
+
+from pitfalls.commands.dist import TOP_FOLDER
 
 
 def _dist(output: Path) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pitfalls.export import site_files
-from pitfalls.model import LANGUAGES
-from pitfalls.validate import load_knowledge_base
+from pitfalls.pages.export import site_files
+from pitfalls.records.model import LANGUAGES
+from pitfalls.records.validate import load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -42,8 +42,8 @@ def test_entries_json_validates_against_its_schema_and_lists_every_entry(site, b
 
 
 def test_entries_json_is_the_same_for_every_build_of_the_same_content(base):
-    first = site_files(base, "en", "http://127.0.0.1:8000/en/", ROOT / "content")
-    again = site_files(base, "en", "http://127.0.0.1:8000/en/", ROOT / "content")
+    first = site_files(base, "en", "http://127.0.0.1:8000/en/")
+    again = site_files(base, "en", "http://127.0.0.1:8000/en/")
     assert first == again
     assert "generated" not in json.loads(first["entries.json"])["generated_from"]
 
@@ -77,11 +77,11 @@ def test_feed_dates_fall_back_to_last_verified_outside_git(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "tests" / "fixtures" / "tiny", content)
     tiny = load_knowledge_base(content)
-    feed = ET.fromstring(site_files(tiny, "en", "https://kb.example/en/", content)["feed.xml"])
+    feed = ET.fromstring(site_files(tiny, "en", "https://kb.example/en/")["feed.xml"])
     dates = {e.findtext(f"{ATOM}id"): e.findtext(f"{ATOM}updated") for e in feed.findall(f"{ATOM}entry")}
     assert dates == {"https://kb.example/en/gpu-oom/": "2026-11-01T00:00:00Z",  # its last_verified
                      "https://kb.example/en/docker-no-gpu/": "1970-01-01T00:00:00Z"}  # no date anywhere
-    document = json.loads(site_files(tiny, "en", "https://kb.example/en/", content)["entries.json"])
+    document = json.loads(site_files(tiny, "en", "https://kb.example/en/")["entries.json"])
     assert document["generated_from"]["commit"] is None
 
 
@@ -93,7 +93,7 @@ def test_feed_text_is_escaped(tmp_path):
     record = content / "entries" / "gpu-oom.yml"
     record.write_text(record.read_text(encoding="utf-8").replace("en: Out of GPU memory", "en: Out of <GPU> & memory"),
                       encoding="utf-8")
-    feed = ET.fromstring(site_files(load_knowledge_base(content), "en", "https://kb.example/en/", content)["feed.xml"])
+    feed = ET.fromstring(site_files(load_knowledge_base(content), "en", "https://kb.example/en/")["feed.xml"])
     assert "Out of <GPU> & memory" in [e.findtext(f"{ATOM}title") for e in feed.findall(f"{ATOM}entry")]
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.match import CHUNK_CHARS, probes, scan
-from pitfalls.validate import load_knowledge_base
+from pitfalls.commands.match import CHUNK_CHARS, probes, scan
+from pitfalls.records.validate import load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 

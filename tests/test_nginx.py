@@ -9,12 +9,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from bench.local_nginx import NginxError, serve_with_nginx
 from conftest import FIXTURES, build_fixture_site
+from helpers.local_nginx import NginxError, serve_with_nginx
 from outside_requests import offline_page
-from pitfalls.model import LANGUAGES
-from pitfalls.validate import load_knowledge_base
+
+from pitfalls.records.model import LANGUAGES
+from pitfalls.records.validate import load_knowledge_base
 
 CONTENT = FIXTURES / "tiny"
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -7,12 +7,11 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-
-from outside_requests import offline_page
-from pitfalls.model import LANGUAGES
-from pitfalls.validate import load_knowledge_base
-
 from conftest import ROOT
+from outside_requests import offline_page
+
+from pitfalls.records.model import LANGUAGES
+from pitfalls.records.validate import load_knowledge_base
 
 PAGE_TYPES = ("home", "entry", "category", "tag", "all-tags", "404")
 

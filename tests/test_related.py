@@ -6,9 +6,9 @@ import re
 import shutil
 from pathlib import Path
 
-from pitfalls.index import SiteIndex
-from pitfalls.render import SiteRenderer
-from pitfalls.validate import load_knowledge_base
+from pitfalls.pages.listings import SiteIndex
+from pitfalls.pages.render import SiteRenderer
+from pitfalls.records.validate import load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).parent / "fixtures" / "tiny"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from conftest import FIXTURES
-from pitfalls.render import SiteRenderer, block_markup, inline_markup, markdown_text, plain_text
-from pitfalls.validate import load_knowledge_base
+
+from pitfalls.pages.render import SiteRenderer, block_markup, inline_markup, markdown_text, plain_text
+from pitfalls.records.validate import load_knowledge_base
 
 
 def test_renderer_makes_every_page_of_a_language():

@@ -7,7 +7,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from pitfalls.site import build_site
+from pitfalls.commands.build import build_site
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 BUILD_DATE = 1_700_000_000

@@ -12,12 +12,14 @@ from urllib.parse import quote
 
 import pytest
 import yaml
-
-from bench.search_ui import open_search, search
-from pitfalls.search import ENGINE_JS, english_terms, keep_word, message_key, normalize, run_queries, shard_of, stem
-from pitfalls.validate import check_content
-
 from conftest import ROOT, build_fixture_site
+from helpers.search_ui import open_search, search
+
+from pitfalls.commands.search import run_queries
+from pitfalls.pages.search_index import shard_of
+from pitfalls.records.validate import check_content
+from pitfalls.settings import ENGINE_JS
+from pitfalls.text import english_terms, keep_word, message_key, normalize, stem
 
 QUERIES = yaml.safe_load((Path(__file__).with_name("search_queries.yml")).read_text(encoding="utf-8"))["queries"]
 WORDS = """memory memories hang hangs hanging hanged freeze freezes freezing frozen install installed installation
@@ -82,14 +84,14 @@ def test_query_set_finds_the_right_entry_first(browser_rankings):
         ids = browser_rankings[query.get("lang", "zh"), query["q"]]
         assert ids, f"no result for {query['q']!r}"
         ranks.append(ids[0] == query["id"])
-    misses = [q["q"] for q, hit in zip(QUERIES, ranks) if not hit]
+    misses = [q["q"] for q, hit in zip(QUERIES, ranks, strict=True) if not hit]
     assert sum(ranks) / len(ranks) >= 0.9, f"top-1 {sum(ranks)}/{len(ranks)}; missed: {misses}"
 
 
 def test_cli_engine_ranks_like_the_browser(site, browser_rankings):
     for lang in ("zh", "en"):
         queries = [q["q"] for q in QUERIES if q.get("lang", "zh") == lang]
-        for query, ranked in zip(queries, run_queries(site / lang / "search", queries)):
+        for query, ranked in zip(queries, run_queries(site / lang / "search", queries), strict=True):
             # Material renders the first 10 results at once and the rest on scrolling
             assert [r["id"] for r in ranked][:10] == browser_rankings[lang, query], query
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
-from pitfalls.validate import load_knowledge_base
+
+from pitfalls.records.validate import load_knowledge_base
 
 SEED = ROOT.parent / "shared" / "seed" / "000_23f2739b6c016a4c.txt"
 SEED_IDS = ["cuda-pytorch-mismatch", "cuda-out-of-memory", "loss-nan", "onnx-export", "dataloader-workers-hang",
@@ -51,7 +50,7 @@ def without_backticks(text: str) -> str:
 def test_every_field_of_every_seed_entry_is_transcribed(seed):
     base = load_knowledge_base(ROOT / "content")
     assert len(seed) == 12 == len(base.records)
-    for entry_id, entry in zip(SEED_IDS, seed):
+    for entry_id, entry in zip(SEED_IDS, seed, strict=True):
         record = base.record(entry_id)
         assert record.category.zh == entry["category"]
         assert record.title.zh == entry["title"]

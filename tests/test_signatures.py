@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.signatures import compile_signature, exact_pattern
-from pitfalls.validate import check_content
+from pitfalls.records.signatures import compile_signature, exact_pattern
+from pitfalls.records.validate import check_content
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 

@@ -7,11 +7,11 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, ROOT, build_fixture_site
-from pitfalls.linkcheck import broken_links
-from pitfalls.site import BuildFailed, build_site
-from pitfalls.validate import load_knowledge_base
+
+from pitfalls.commands.build import BuildFailed, build_site
+from pitfalls.commands.linkcheck import broken_links
+from pitfalls.records.validate import load_knowledge_base
 
 SEED_IDS = ["cuda-pytorch-mismatch", "cuda-out-of-memory", "loss-nan", "onnx-export", "dataloader-workers-hang",
             "rag-hallucination", "ssh-disconnect", "docker-gpu", "slow-convergence", "git-merge-lost-code",

@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import build_fixture_site
-from pitfalls.linkcheck import broken_links
+
+from pitfalls.commands.linkcheck import broken_links
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 

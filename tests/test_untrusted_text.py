@@ -20,9 +20,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pitfalls.model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text
-from pitfalls.render import SiteRenderer
-from pitfalls.site import build_site
+from pitfalls.commands.build import build_site
+from pitfalls.pages.render import SiteRenderer
+from pitfalls.records.model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text, Vocabulary
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 ODD = yaml.safe_load((HOSTILE / "entries" / "odd-but-valid.yml").read_text(encoding="utf-8-sig"))
@@ -188,7 +188,7 @@ def knowledge_bases(draw) -> KnowledgeBase:
         references=(Reference(draw(FIELD_TEXT), "https://example.com/" + draw(st.from_regex(r"[^\s]{0,20}", fullmatch=True))),),
         aliases=("entry-old",),
     )
-    return KnowledgeBase(records=(record,), categories=(label,), tags=(tag,))
+    return KnowledgeBase(records=(record,), categories=(label,), tags=(tag,), vocabulary=Vocabulary(), content_dir=Path("content"))
 
 
 def _markdown(source: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.validate import ContentError, check_content, load_knowledge_base
+from pitfalls.records.validate import ContentError, check_content, load_knowledge_base
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 

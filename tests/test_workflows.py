@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pitfalls.cli import COMMANDS
+from pitfalls.commands.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
@@ -83,7 +83,7 @@ def test_every_command_a_workflow_runs_exists(workflow):
             elif words[:3] == ["python", "-m", "pip"] and "-r" in words:
                 assert (ROOT / words[words.index("-r") + 1]).is_file()
             elif words[:3] == ["python", "-m", "pytest"]:
-                assert (ROOT / "pytest.ini").is_file() and "pytest==" in (ROOT / "requirements.txt").read_text()
+                assert "[tool.pytest.ini_options]" in (ROOT / "pyproject.toml").read_text() and "pytest==" in (ROOT / "requirements.txt").read_text()
             elif words[:1] == ["make"]:
                 assert set(w for w in words[1:] if not w.startswith("-")) <= make_targets(), words
     assert seen_pitfalls, f"{workflow.name} runs no `python -m pitfalls` command"

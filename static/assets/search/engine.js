@@ -1,9 +1,10 @@
 /* The site search engine (docs/SEARCH.md): query analysis, scoring and result building over
- * the index files written by pitfalls/search.py. One file for the browser (worker.js) and for
+ * the index files written by pitfalls/pages/search_index.py. One file for the browser (worker.js) and for
  * `python -m pitfalls search` (node), so both rank alike.
  *
- * normalize, keepWord, stem, messageKey and shardOf repeat pitfalls/search.py exactly; the tests
- * compare them. Chinese queries are cut without jieba: every substring of a Chinese run that is
+ * normalize, keepWord, stem and messageKey repeat pitfalls/text.py exactly, and shardOf
+ * pitfalls/pages/search_index.py; the tests compare them. What both sides must agree on (shard
+ * count, score scale, sections, longest term) comes from the manifest. Chinese queries are cut without jieba: every substring of a Chinese run that is
  * an index term (or a synonym) counts, minus filler words; characters no word covers count alone.
  */
 (function (root) {
@@ -24,7 +25,7 @@
   const SECTIONS_SHOWN = 2;        // matching sections shown under an entry; more fold away
   const LINES_SHOWN = 3;           // matching lines shown per section
 
-  /* --- text analysis, as in pitfalls/search.py --- */
+  /* --- text analysis, as in pitfalls/text.py --- */
 
   function normalize(text) {
     return text.normalize("NFKC").toLowerCase();
@@ -99,6 +100,7 @@
         const manifest = await this.fetchJson("manifest.json");
         this.stopwords = new Set(manifest.stopwords);
         this.synonymTerms = new Set(manifest.synonyms.flat(2));
+        this.sectionBit = Object.fromEntries(manifest.sections.map(([anchor], bit) => [anchor, bit]));
         this.manifest = manifest;
       }
       return this.manifest;
@@ -199,7 +201,7 @@
         for (let k = 0; k < list.length; k += 3) {
           let hit = hits.get(list[k]);
           if (!hit) hits.set(list[k], hit = { doc: list[k], score: 0, mask: 0, units: new Set(), matched: new Set() });
-          hit.score += info.weight * list[k + 1] / 100;
+          hit.score += info.weight * list[k + 1] / this.manifest.scoreScale;
           hit.mask |= list[k + 2];
           hit.units.add(info.unit);
           hit.matched.add(term);
@@ -241,8 +243,9 @@
         if (surface) matchedTerms[surface] = true;
       }
       const sections = [];
+      const { "": titleBit, "quick-fix": quickFixBit } = this.sectionBit;
       for (const [bit, lines] of doc.sections) {
-        if (bit < 2 || !(hit.mask & (1 << bit))) continue;
+        if (bit === titleBit || bit === quickFixBit || !(hit.mask & (1 << bit))) continue;
         const shown = lines.map(mark).filter(html => html.includes("<mark>")).slice(0, LINES_SHOWN);
         const [anchor, heading] = this.manifest.sections[bit];
         sections.push({
@@ -251,7 +254,7 @@
           terms: matchedTerms,
         });
       }
-      const quickFix = doc.sections.find(([bit]) => bit === 1);
+      const quickFix = doc.sections.find(([bit]) => bit === quickFixBit);
       const score = hit.score;
       return [
         { location: doc.location, title: mark(doc.title), text: quickFix ? `<p>${mark(quickFix[1][0])}</p>` : "",

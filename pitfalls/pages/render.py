@@ -1,4 +1,4 @@
-"""Stage 3: render records into the pages of one site language.
+"""Render records into the pages of one site language.
 
 Record text is text: everything from content goes through the Jinja environment with
 autoescaping on, and only the markup subset of docs/CONTENT.md is turned into HTML, by the
@@ -11,17 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 import jinja2
 import yaml
 from markupsafe import Markup, escape
 
-from .index import Group, SiteIndex
-from .model import KnowledgeBase, Record
+from ..records.model import KnowledgeBase, Record
+from ..settings import TEMPLATES_DIR
+from .listings import Group, SiteIndex
 from .translations import coverage
-
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 
 
 @dataclass(frozen=True)

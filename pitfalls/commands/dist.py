@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import os
-import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 from pathlib import Path
 
-from .site import DEFAULT_SITE_URL, ROOT, BuildFailed, build_site
+from ..settings import CONTENT_DIR, ROOT, site_root
+from .build import BuildFailed, build_date, build_site
 
 ARCHIVE = ROOT / "dist" / "pitfall-guide-site.tar.gz"
 """Where `make dist` writes the archive."""
@@ -29,9 +27,9 @@ TOP_FOLDER = "pitfall-guide-site"
 def register(commands) -> None:
     dist = commands.add_parser("dist", help="离线包 / pack the site into dist/pitfall-guide-site.tar.gz, reproducibly")
     dist.add_argument("--output", type=Path, default=ARCHIVE, help="archive to write (default: %(default)s)")
-    dist.add_argument("--site-url", default=DEFAULT_SITE_URL,
+    dist.add_argument("--site-url", default=site_root(),
                       help="root URL it will be served at, for canonical links and sitemaps (default: %(default)s)")
-    dist.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+    dist.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     dist.set_defaults(run=_run)
 
 
@@ -43,7 +41,7 @@ def _run(args) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="pitfalls-dist-") as tmp:
             site_dir = Path(tmp) / "site"
-            build_site(site_dir, site_url=args.site_url, content=args.content, build_date=date)
+            build_site(site_dir, site_url=site_root(args.site_url), content=args.content, build_date=date)
             files = write_archive(site_dir, args.output, date)
     except BuildFailed as err:
         print(f"build failed: {err}", file=sys.stderr)
@@ -51,18 +49,6 @@ def _run(args) -> int:
     digest = hashlib.sha256(args.output.read_bytes()).hexdigest()
     print(f"wrote {args.output} ({args.output.stat().st_size} bytes, {files} files, sha256 {digest})")
     return 0
-
-
-def build_date() -> tuple[int, bool]:
-    """(Unix time, reproducible?): SOURCE_DATE_EPOCH if set, else the last commit's time, else now."""
-    if os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
-        return int(os.environ["SOURCE_DATE_EPOCH"]), True
-    try:
-        commit = subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%ct"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        return int(commit), True
-    except (OSError, subprocess.CalledProcessError, ValueError):
-        return int(time.time()), False
 
 
 def write_archive(site_dir: Path, output: Path, date: int) -> int:

@@ -1,28 +1,25 @@
-"""`python -m pitfalls new`: scaffold content/entries/<id>.yml with every field.
+"""`pitfalls new`: scaffold content/entries/<id>.yml with every field.
 
 The scaffold is a valid record: what the contributor has not told us yet is placeholder text
 marked PLACEHOLDER, which `check` reports as a warning until it is replaced. It asks for the
-id, category and tags when they are not given as flags and stdin is a terminal.
+id, category and tags when they are not given as flags and stdin is a terminal. The scaffold is
+checked by the validator, with every rule of the build, before it is written.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
-import re
 import sys
 from pathlib import Path
 
-from .load import read_yaml
-from .site import ROOT
-from .similar import existing_entries, fingerprint, matches, source_label
-from .validate import RESERVED_IDS, inspect_content
+from ..records.duplicates import existing_entries, fingerprint, matches, source_label
+from ..records.schema import SLUG, slug_problem
+from ..records.validate import ContentCheck, inspect_content
+from ..settings import CONTENT_DIR, ROOT
 
 PLACEHOLDER = "TODO(new)"
 """Marks scaffold text still to be written; `check` warns wherever it is left."""
-SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-"""The shape of an id (record.schema.json, $defs/slug)."""
-MAX_TITLE = 200
 
 SCAFFOLD = """\
 # yaml-language-server: $schema=../../pitfalls/record.schema.json
@@ -88,33 +85,33 @@ def register(commands) -> None:
     parser.add_argument("--tags", help="comma-separated keys of content/tags.yml")
     parser.add_argument("--title-zh", help="中文标题")
     parser.add_argument("--title-en", help="English title")
-    parser.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+    parser.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     parser.set_defaults(run=_run)
 
 
 def _run(args) -> int:
     ask = sys.stdin.isatty()
+    checked = inspect_content(args.content)
     try:
-        categories = _registry(args.content / "categories.yml")
-        known_tags = _registry(args.content / "tags.yml")
+        categories = list(checked.categories)
         record_id = _value(args.id, "id", "id (e.g. cuda-out-of-memory)", ask)
         category = _value(args.category, "category", f"category ({', '.join(categories)})", ask)
         tags = [t.strip() for t in _value(args.tags, "tags", "tags, comma-separated", ask).split(",") if t.strip()]
         title_zh = args.title_zh if args.title_zh is not None or not ask else input("中文标题 (Enter to skip): ").strip()
         title_en = args.title_en if args.title_en is not None or not ask else input("English title (Enter to skip): ").strip()
-        path = scaffold(args.content, record_id, category, tags, title_zh or None, title_en or None,
-                        categories=categories, known_tags=known_tags)
+        path = scaffold(checked, record_id, category, tags, title_zh or None, title_en or None)
     except NewError as err:
-        print(f"new: {err}", file=sys.stderr)
+        for line in str(err).splitlines():
+            print(f"new: {line}", file=sys.stderr)
         return 2
     except (EOFError, KeyboardInterrupt):
         print("\nnew: cancelled", file=sys.stderr)
         return 2
     print(_shown(path))
     if title_zh or title_en:  # like a Q&A site before you post: is it already there?
-        checked = inspect_content(args.content)
-        draft = fingerprint(source_label(path, checked.documents), {"title": {"zh": title_zh, "en": title_en}})
-        for match in matches(draft, existing_entries(checked.documents)):
+        cutter = checked.segmenter()
+        draft = fingerprint(source_label(path, checked.documents), {"title": {"zh": title_zh, "en": title_en}}, cutter)
+        for match in matches(draft, existing_entries(checked.documents, cutter)):
             print(f"similar existing entry / 相似条目: {match.describe()}", file=sys.stderr)
     print(f"wrote {_shown(path)}: replace every {PLACEHOLDER}, then run `python -m pitfalls check {_shown(path)}`",
           file=sys.stderr)
@@ -129,55 +126,24 @@ def _value(given: str | None, flag: str, prompt: str, ask: bool) -> str:
     return input(f"{prompt}: ").strip()
 
 
-def _registry(path: Path) -> list[str]:
-    doc, problems = read_yaml(path, str(path))
-    if doc is None or not isinstance(doc.data, dict):
-        raise NewError(f"cannot read {path}: {problems[0].message if problems else 'not a mapping'}")
-    return list(doc.data)
-
-
-def _taken_ids(entries: Path) -> dict[str, str]:
-    """Every id and alias in use → the file that uses it (unreadable files are `check`'s business)."""
-    taken = {}
-    for path in sorted(entries.glob("*.yml")):
-        taken[path.stem] = path.name
-        doc, _ = read_yaml(path, path.name)
-        data = doc.data if doc and isinstance(doc.data, dict) else {}
-        for slug in [data.get("id"), *(data.get("aliases") or [])]:
-            if isinstance(slug, str):
-                taken.setdefault(slug, path.name)
-    return taken
-
-
-def scaffold(content: Path, record_id: str, category: str, tags: list[str], title_zh: str | None,
-             title_en: str | None, *, categories: list[str], known_tags: list[str]) -> Path:
-    """Write content/entries/<record_id>.yml; raise NewError (writing nothing) on a refused input."""
-    if not SLUG.match(record_id) or len(record_id) > 80:
-        raise NewError(f"id {record_id!r} is not a valid slug: lowercase ASCII letters, digits and single "
-                       "hyphens, at most 80 characters (e.g. 'cuda-out-of-memory')")
-    if record_id in RESERVED_IDS:
-        raise NewError(f"id {record_id!r} is reserved for a site page")
-    entries = content / "entries"
-    taken = _taken_ids(entries)
-    if record_id in taken:
-        raise NewError(f"id {record_id!r} is already used by {entries / taken[record_id]}")
-    if category not in categories:
-        raise NewError(f"unknown category {category!r}; known: {', '.join(categories)}")
-    unknown = [t for t in tags if t not in known_tags]
-    if unknown or not tags:
-        raise NewError(f"unknown tag(s) {', '.join(unknown)}; known: {', '.join(known_tags)}" if unknown
-                       else "at least one tag is required")
-    for name, title in (("--title-zh", title_zh), ("--title-en", title_en)):
-        if title is not None and (len(title) > MAX_TITLE or "\n" in title):
-            raise NewError(f"{name} must be one line of at most {MAX_TITLE} characters")
-    path = entries / f"{record_id}.yml"
+def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[str], title_zh: str | None,
+             title_en: str | None) -> Path:
+    """Write content/entries/<record_id>.yml; raise NewError (writing nothing) when the validator refuses it."""
+    if not SLUG.match(record_id):  # before it goes into YAML and a file name
+        raise NewError(slug_problem(record_id, "id"))
+    path = checked.content_dir / "entries" / f"{record_id}.yml"
+    if path.exists():
+        raise NewError(f"id {record_id!r} is already used by {path}")
     text = SCAFFOLD.format(
         mark=PLACEHOLDER, path=_shown(path), id=record_id, category=category, tags=", ".join(tags),
         title_zh=_quoted(title_zh or f"{PLACEHOLDER}：一句话标题"),
         title_en=_quoted(title_en or f"{PLACEHOLDER}: a one-line title"),
         today=datetime.date.today().isoformat(),
     )
-    entries.mkdir(parents=True, exist_ok=True)
+    problems = checked.draft_problems(path, text)
+    if problems:
+        raise NewError("\n".join(f"{p.field}: {p.message}" for p in problems))  # as `check` names them
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as out:  # "x": never overwrite, even in a race
         out.write(text)
     return path

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..text import HAN, MAX_WORD_CHARS, Segmenter, segmenter
 
 LANGUAGES = ("zh", "en")
 """Site languages; the first is the default and the original language of the seed."""
@@ -141,6 +145,26 @@ class Record:
 
 
 @dataclass(frozen=True)
+class Vocabulary:
+    """The reviewed search vocabulary of content/synonyms.yml."""
+
+    words: tuple[str, ...] = ()
+    """Domain words the Chinese segmenter keeps whole."""
+    stopwords: tuple[str, ...] = ()
+    """Question words and filler dropped from queries."""
+    synonyms: tuple[tuple[str, ...], ...] = ()
+    """Groups of words or phrases that mean the same to a reader."""
+
+
+def content_segmenter(vocabulary: Vocabulary, labels: tuple[Label, ...]) -> Segmenter:
+    """The segmenter whose dictionary holds the reviewed words, the Chinese labels and the Chinese synonyms."""
+    words = {*vocabulary.words, *(label.zh for label in labels)}
+    for group in vocabulary.synonyms:
+        words.update(group)
+    return segmenter(frozenset(w for w in words if re.fullmatch(f"[{HAN}]{{2,{MAX_WORD_CHARS}}}", w)))
+
+
+@dataclass(frozen=True)
 class KnowledgeBase:
     """Every record and registry, validated and cross-checked."""
 
@@ -150,6 +174,14 @@ class KnowledgeBase:
     """Categories in registry order."""
     tags: tuple[Label, ...]
     """Tags in registry order."""
+    vocabulary: Vocabulary
+    """The search vocabulary (empty when the content has no synonyms.yml)."""
+    content_dir: Path
+    """The folder it was read from (entry dates come from its git history)."""
+
+    def segmenter(self) -> Segmenter:
+        """The one Chinese word cutter for this content (search, similar entries, duplicates)."""
+        return content_segmenter(self.vocabulary, (*self.categories, *self.tags))
 
     def record(self, record_id: str) -> Record:
         """The record with this id."""

@@ -1,4 +1,4 @@
-"""Stage 4: the indexes that span records: categories, tags, related and similar entries."""
+"""What spans records, collected before any page is rendered: categories, tags, related and similar entries."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
-from .model import LANGUAGES, KnowledgeBase, Label, Record
+from ..records.model import LANGUAGES, KnowledgeBase, Label, Record
+from ..text import comparable_words
 
 SIMILAR_COUNT = 5
 """How many computed "similar entries" a page shows at most."""
@@ -52,8 +53,8 @@ class SiteIndex:
     def similar(self, record: Record, count: int = SIMILAR_COUNT) -> tuple[Record, ...]:
         """Up to `count` other entries with the most in common, best first, leaving out the hand-picked ones.
 
-        What counts: shared tags, category and terms (jieba tokens of the titles and symptoms in
-        both languages, as `python -m pitfalls similar` compares them), each weighted by how rare
+        What counts: shared tags, category and terms (words of the titles and symptoms in both
+        languages, cut by the content's segmenter as `pitfalls similar` compares them), each weighted by how rare
         it is (idf: log(N / entries that have it)), so a tag every entry has weighs nothing.
         Ties go by id: the same content always gives the same list."""
         # summed over the entries that share each feature, not by comparing every pair of entries;
@@ -84,12 +85,11 @@ class SiteIndex:
     @cached_property
     def _features(self) -> dict[str, frozenset[tuple[str, str]]]:
         """Record id → its tags, category and terms."""
-        from .similar import tokens  # loads jieba's dictionary: only for pages that show similar entries
-
+        cutter = self.base.segmenter()
         features = {}
         for record in self.base.records:
             texts = [record.title, *(s.text for s in record.symptoms)]
-            terms = {("term", t) for text in texts for lang in LANGUAGES if text.has(lang) for t in tokens(getattr(text, lang))}
+            terms = {("term", t) for text in texts for lang in LANGUAGES if text.has(lang) for t in comparable_words(getattr(text, lang), cutter)}
             features[record.id] = frozenset(terms | {("tag", t.key) for t in record.tags} | {("category", record.category.key)})
         return features
 

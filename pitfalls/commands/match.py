@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from .export import entry_url, site_root
-from .model import LANGUAGES, KnowledgeBase, Record
-from .render import plain_text
-from .signatures import MIN_LITERAL_CHARS, anchor, exact_pattern
-from .site import ROOT
-from .validate import ContentError, load_knowledge_base
+from ..pages.export import entry_url
+from ..pages.render import plain_text
+from ..records.model import LANGUAGES, KnowledgeBase, Record
+from ..records.signatures import MIN_LITERAL_CHARS, anchor, exact_pattern
+from ..records.validate import ContentError, load_knowledge_base
+from ..settings import CONTENT_DIR, site_root
 
 CHUNK_CHARS = 1 << 20
 """How much of the log is searched at once."""
@@ -225,7 +225,8 @@ def register(commands) -> None:
     match.add_argument("--lang", choices=LANGUAGES, default=None,
                        help="language of titles and URLs (default: from the locale, zh* → zh, else en)")
     match.add_argument("--json", action="store_true", help="print the result as JSON")
-    match.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+    match.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
+    match.add_argument("--site-url", default=site_root(), help="public root URL of the printed links (default: %(default)s)")
     match.set_defaults(run=_match)
 
 
@@ -246,7 +247,7 @@ def _match(args) -> int:
         return 2
     with stream:
         matches, lines = scan(stream, probes(base))
-    result = report(matches, lines, lang, site_root())
+    result = report(matches, lines, lang, site_root(args.site_url))
     try:
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else format_text(result))
     except BrokenPipeError:  # `match log | head`: the reader has what it wanted

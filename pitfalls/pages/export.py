@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from .model import KnowledgeBase, Record
+from ..git import git
+from ..records.model import KnowledgeBase, Record
 from .render import environment, plain_text, ui_strings
-from .site import DEFAULT_SITE_URL
 
 FORMAT = "pitfalls-entries"
 """The `format` of entries.json."""
@@ -26,12 +24,6 @@ FORMAT_VERSION = 1
 """Bumped on any change that could break a reader of entries.json (docs/EXPORT.md)."""
 EPOCH = "1970-01-01T00:00:00Z"
 """The date of an entry when neither git nor the record has one (content outside a git checkout)."""
-
-
-def site_root() -> str:
-    """The public root URL of the site (PITFALLS_SITE_URL, else the default), ending in "/"."""
-    root = os.environ.get("PITFALLS_SITE_URL") or DEFAULT_SITE_URL
-    return root if root.endswith("/") else root + "/"
 
 
 def entry_url(root: str, lang: str, record_id: str) -> str:
@@ -49,16 +41,16 @@ class EntryDates:
     """The later of the last commit that changed the record file and its `last_verified` day."""
 
 
-def entry_dates(base: KnowledgeBase, content_dir: Path) -> dict[str, EntryDates]:
+def entry_dates(base: KnowledgeBase) -> dict[str, EntryDates]:
     """Dates of every record, from one `git log` over the entries folder.
 
     A file git does not know (not committed yet, or no git checkout) takes the date of the
     checked-out commit, else EPOCH: a fallback that is the same for every build of one commit."""
-    entries = (content_dir / "entries").resolve()
+    entries = (base.content_dir / "entries").resolve()
     history: dict[Path, list[str]] = {}  # file → commit dates, newest first
-    top = _git(entries, "rev-parse", "--show-toplevel")
-    log = _git(entries, "log", "--format=@%cI", "--name-only", "--no-renames", "--", ".")
-    head = _git(entries, "log", "-1", "--format=%cI")
+    top = git(entries, "rev-parse", "--show-toplevel") or ""
+    log = git(entries, "log", "--format=@%cI", "--name-only", "--no-renames", "--", ".") or ""
+    head = git(entries, "log", "-1", "--format=%cI") or ""
     date = None
     for line in log.splitlines() if top else ():
         if line.startswith("@"):
@@ -76,17 +68,8 @@ def entry_dates(base: KnowledgeBase, content_dir: Path) -> dict[str, EntryDates]
     return dates
 
 
-def _git(where: Path, *args: str) -> str:
-    """Output of a git command run in `where`; "" when git or the checkout is missing."""
-    try:
-        done = subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return done.stdout if done.returncode == 0 else ""
-
-
 def _utc(stamp: str) -> str:
-    return datetime.fromisoformat(stamp).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def content_digest(content_dir: Path) -> str:
@@ -98,16 +81,15 @@ def content_digest(content_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def entries_document(base: KnowledgeBase, lang: str, lang_url: str, content_dir: Path,
-                     dates: dict[str, EntryDates]) -> dict:
+def entries_document(base: KnowledgeBase, lang: str, lang_url: str, dates: dict[str, EntryDates]) -> dict:
     """entries.json of one language site, as plain data (docs/EXPORT.md)."""
-    commit = _git(content_dir, "rev-parse", "HEAD").strip() or None
+    commit = (git(base.content_dir, "rev-parse", "HEAD") or "").strip() or None
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "lang": lang,
         "site_url": lang_url,
-        "generated_from": {"commit": commit, "content_sha256": content_digest(content_dir)},
+        "generated_from": {"commit": commit, "content_sha256": content_digest(base.content_dir)},
         "entries": [_entry(record, lang, lang_url, dates[record.id]) for record in base.records],
     }
 
@@ -140,10 +122,10 @@ def atom_feed(base: KnowledgeBase, lang: str, lang_url: str, dates: dict[str, En
     )
 
 
-def site_files(base: KnowledgeBase, lang: str, lang_url: str, content_dir: Path) -> dict[str, str]:
+def site_files(base: KnowledgeBase, lang: str, lang_url: str) -> dict[str, str]:
     """The machine-readable files of one language site: path in the site → text."""
-    dates = entry_dates(base, content_dir)
-    document = entries_document(base, lang, lang_url, content_dir, dates)
+    dates = entry_dates(base)
+    document = entries_document(base, lang, lang_url, dates)
     return {
         "entries.json": json.dumps(document, ensure_ascii=False, indent=1) + "\n",
         "feed.xml": atom_feed(base, lang, lang_url, dates),

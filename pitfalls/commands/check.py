@@ -26,17 +26,19 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
-from .load import Problem, YamlDocument, field_name
-from .model import LANGUAGES
+from ..git import git
+from ..pages.translations import coverage_report
+from ..records.duplicates import existing_entries, fingerprint, matches
+from ..records.load import Problem, YamlDocument, field_name
+from ..records.model import LANGUAGES
+from ..records.schema import file_label
+from ..records.validate import ContentCheck, inspect_content
+from ..settings import CONTENT_DIR
+from ..text import HAN_CHARACTER
 from .new import PLACEHOLDER
-from .similar import existing_entries, fingerprint, matches
-from .site import ROOT
-from .translations import coverage_report
-from .validate import ContentCheck, file_label, inspect_content
 
 ERROR_WORDS = re.compile(
     r"error|exception|traceback|fail|fatal|denied|refused|not found|no such|cannot|can't|could not|unable"
@@ -46,7 +48,6 @@ ERROR_WORDS = re.compile(
     re.IGNORECASE,
 )
 """Words and shapes an error message contains (or `program: message`): what tells a message from a description."""
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _TEXT_FIELDS = ("title", "quick_fix", "cause", "verification")
 _LANGUAGE_NAMES = {"zh": "Chinese (zh)", "en": "English (en)"}
 
@@ -59,7 +60,7 @@ def register(commands) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILES",
                         help="report only these files; all records are still checked together and the exit "
                              "status counts errors anywhere (naming categories.yml or tags.yml reports everything)")
-    parser.add_argument("--content", type=Path, default=ROOT / "content", help="content folder (default: %(default)s)")
+    parser.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     parser.add_argument("--new-since", metavar="REF",
                         help="records added since this git ref count as new (similar-entry warnings)")
     parser.add_argument("--translations", action="store_true", help="also print translation coverage / 翻译覆盖率")
@@ -117,10 +118,11 @@ def advice(checked: ContentCheck, new: set[str]) -> list[Problem]:
     for doc in checked.documents.values():
         warnings += record_advice(doc)
     if new:
-        existing = existing_entries(checked.documents)
+        cutter = checked.segmenter()
+        existing = existing_entries(checked.documents, cutter)
         for label in sorted(new & checked.documents.keys()):
             doc = checked.documents[label]
-            for match in matches(fingerprint(label, doc.data), existing):
+            for match in matches(fingerprint(label, doc.data, cutter), existing):
                 warnings.append(_warning(doc, ("title",), f"probably the same pitfall as {match.describe()}; "
                                                           "extend that entry, or say how this one differs"))
     return warnings
@@ -147,7 +149,7 @@ def record_advice(doc: YamlDocument) -> list[Problem]:
         warnings.append(_warning(doc, ("steps",), "no step gives a command: add `code` (or inline `code`) to the "
                                                   "step where the reader runs something"))
     for index, symptom in enumerate(data["symptoms"]):
-        if isinstance(symptom, str) and (_CJK.search(symptom) or not ERROR_WORDS.search(symptom)):
+        if isinstance(symptom, str) and (HAN_CHARACTER.search(symptom) or not ERROR_WORDS.search(symptom)):
             warnings.append(_warning(doc, ("symptoms", index), "a plain-string symptom is shown as a verbatim error "
                                      "message, but this does not look like one; paste the exact message, or describe "
                                      "the behaviour as {zh: …, en: …}"))
@@ -177,25 +179,17 @@ def new_records(checked: ContentCheck, since: str | None) -> set[str]:
     if not labels:
         return set()
     folder = next(iter(labels)).parent
-    top = _git(folder, "rev-parse", "--show-toplevel")
+    top = git(folder, "rev-parse", "--show-toplevel")
     if top is None:
         return set()
     top_dir = Path(top.strip())
-    in_head = _git(folder, "ls-tree", "-r", "--name-only", "--full-tree", "HEAD")
+    in_head = git(folder, "ls-tree", "-r", "--name-only", "--full-tree", "HEAD")
     known = {(top_dir / name).resolve() for name in (in_head or "").splitlines()}
     new = {path for path in labels if path not in known}
     if since:
-        added = _git(folder, "diff", "--name-only", "--diff-filter=A", f"{since}...HEAD")
+        added = git(folder, "diff", "--name-only", "--diff-filter=A", f"{since}...HEAD")
         if added is None:
             raise SystemExit(f"check: cannot compare with git ref {since!r} (is it fetched?)")
         new |= {(top_dir / name).resolve() for name in added.splitlines()} & labels.keys()
     return {labels[path] for path in new}
 
-
-def _git(folder: Path, *args: str) -> str | None:
-    """Output of a git command run in `folder`, or None when git or the repository is missing."""
-    try:
-        run = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=False)
-    except OSError:
-        return None
-    return run.stdout if run.returncode == 0 else None

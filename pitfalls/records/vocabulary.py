@@ -6,28 +6,16 @@ The file is optional: content without it searches without synonyms and filler wo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from .load import Problem
-from .validate import file_label, read_valid
+from .model import Vocabulary
+from .schema import file_label, read_valid
 
 FILE_NAME = "synonyms.yml"
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """The reviewed search vocabulary of one content folder."""
-
-    words: tuple[str, ...] = ()
-    """Domain words the Chinese segmenter keeps whole."""
-    stopwords: tuple[str, ...] = ()
-    """Question words and filler dropped from queries."""
-    synonyms: tuple[tuple[str, ...], ...] = ()
-    """Groups of words or phrases that mean the same to a reader."""
-
-
-def check_vocabulary(content_dir: Path) -> tuple[Vocabulary | None, list[Problem]]:
+def read_vocabulary(content_dir: Path) -> tuple[Vocabulary | None, list[Problem]]:
     """The vocabulary of `content_dir` (empty when the file is absent), or None and its problems."""
     path = content_dir / FILE_NAME
     if not path.exists():

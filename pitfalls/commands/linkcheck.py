@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-from .site import DEFAULT_SITE_URL
+from ..settings import DEFAULT_SITE_URL
 
 _LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src"}
 

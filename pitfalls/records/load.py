@@ -97,11 +97,12 @@ def field_name(path: tuple) -> str:
     return out
 
 
-def read_yaml(path: Path, label: str) -> tuple[YamlDocument | None, list[Problem]]:
-    """Read one YAML file. Returns the document, or None and the problems that stopped it."""
+def read_yaml(path: Path, label: str, raw: bytes | None = None) -> tuple[YamlDocument | None, list[Problem]]:
+    """Read one YAML file (or `raw`, the bytes it would hold). Returns the document, or None and the
+    problems that stopped it."""
     doc = YamlDocument(path=path, label=label)
     try:
-        raw = path.read_bytes()
+        raw = path.read_bytes() if raw is None else raw
         if len(raw) > MAX_FILE_BYTES:
             raise YamlError(f"file is {len(raw)} bytes; the limit is {MAX_FILE_BYTES}")
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):

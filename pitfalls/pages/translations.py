@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import LANGUAGES, Record
+from ..records.model import LANGUAGES, Record
 
 
 @dataclass(frozen=True)

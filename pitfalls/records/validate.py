@@ -4,20 +4,16 @@ then build the typed model. All problems of all files are collected before anyth
 from __future__ import annotations
 
 import difflib
-import json
-import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
-import jsonschema
-
+from ..text import Segmenter
 from .load import Problem, YamlDocument, field_name, read_yaml
-from .model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text
+from .model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text, Vocabulary, content_segmenter
+from .schema import SLUG, file_label, read_valid, schema_problems, slug_problem
 from .signatures import compile_signature
+from .vocabulary import read_vocabulary
 
-SCHEMA_DIR = Path(__file__).parent
-PROJECT_ROOT = SCHEMA_DIR.parent
 RESERVED_IDS = frozenset({"assets", "categories", "search", "tags", "translations", "404"})
 """Ids that would collide with the site's own pages."""
 
@@ -28,30 +24,6 @@ class ContentError(Exception):
     def __init__(self, problems: list[Problem]):
         self.problems = problems
         super().__init__(f"the content has {len(problems)} error(s):\n" + "\n".join(str(p) for p in problems))
-
-
-@cache
-def schema_validator(name: str) -> jsonschema.protocols.Validator:
-    """A validator for `pitfalls/<name>.schema.json`."""
-    schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    # the file keeps its $defs for editors; resolving every $ref at each use took two thirds of
-    # validation time, so the validator gets them substituted once
-    return cls(_inline_refs(schema, schema.get("$defs", {})))
-
-
-def _inline_refs(node: object, defs: dict) -> object:
-    """`node` with every local {"$ref": "#/$defs/x"} replaced by that definition (ours are not recursive)."""
-    if isinstance(node, list):
-        return [_inline_refs(item, defs) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref", "")
-    if ref.startswith("#/$defs/"):
-        merged = {**defs[ref.removeprefix("#/$defs/")], **{k: v for k, v in node.items() if k != "$ref"}}
-        return _inline_refs(merged, defs)
-    return {key: (value if key == "$defs" else _inline_refs(value, defs)) for key, value in node.items()}
 
 
 def load_knowledge_base(content_dir: Path) -> KnowledgeBase:
@@ -81,6 +53,34 @@ class ContentCheck:
     """Every record that built, even when other files have errors."""
     documents: dict[str, YamlDocument]
     """The schema-valid record documents by file label, for positions and raw values."""
+    vocabulary: Vocabulary | None
+    """The search vocabulary, or None when content/synonyms.yml has errors."""
+    content_dir: Path
+    """The content folder that was checked."""
+    categories: dict[str, Label]
+    """The categories that could be read, by key."""
+    tags: dict[str, Label]
+    """The tags that could be read, by key."""
+
+    def segmenter(self) -> Segmenter:
+        """The content's segmenter, as far as the content could be read."""
+        return content_segmenter(self.vocabulary or Vocabulary(), (*self.categories.values(), *self.tags.values()))
+
+    def draft_problems(self, path: Path, text: str) -> list[Problem]:
+        """The errors a record file at `path` holding `text` would have among this content
+        (nothing is written): every rule of the build that concerns that one file."""
+        doc, problems = read_yaml(path, file_label(path, self.content_dir.parent), text.encode("utf-8"))
+        if doc is None:
+            return problems
+        problems = schema_problems(doc, "record")
+        if problems:
+            return problems
+        record, problems = _build_record(doc, self.categories, self.tags)
+        if record is None:
+            return problems
+        others = [r for r in self.records if r.source != doc.label]
+        documents = {**self.documents, doc.label: doc}
+        return [p for p in _check_links([*others, record], documents, newcomer=record) if p.file == doc.label]
 
 
 def inspect_content(content_dir: Path) -> ContentCheck:
@@ -105,7 +105,7 @@ def inspect_content(content_dir: Path) -> ContentCheck:
             problems.append(Problem(label, "", "folders inside entries/ are not read; put record files directly in entries/"))
         elif path.suffix != ".yml":
             problems.append(Problem(label, "", "record files end in .yml"))
-        elif not _SLUG.match(path.stem):
+        elif not SLUG.match(path.stem):
             problems.append(Problem(label, "", slug_problem(path.stem, "file name") + "; the file name is the entry's URL"))
         else:
             doc, found = read_valid(path, root, "record")
@@ -118,8 +118,8 @@ def inspect_content(content_dir: Path) -> ContentCheck:
                     records.append(record)
 
     problems += _check_links(records, documents)
-    from .vocabulary import check_vocabulary  # imported here: vocabulary.py reads files with this module
-    problems += check_vocabulary(content_dir)[1]
+    vocabulary, found = read_vocabulary(content_dir)
+    problems += found
     problems.sort(key=lambda p: (p.file, p.line, p.column, p.field))
     base = None
     if not any(p.severity == "error" for p in problems):
@@ -127,111 +127,11 @@ def inspect_content(content_dir: Path) -> ContentCheck:
             records=tuple(sorted(records, key=lambda r: r.id)),
             categories=tuple(registries["categories"].values()),
             tags=tuple(registries["tags"].values()),
+            vocabulary=vocabulary,
+            content_dir=content_dir,
         )
-    return ContentCheck(base, problems, records, documents)
-
-
-def file_label(path: Path, root: Path) -> str:
-    """How messages and edit links name a file: from the project root when it lies inside."""
-    path = path.resolve()
-    for base in (PROJECT_ROOT, root.resolve()):
-        if path.is_relative_to(base):
-            return path.relative_to(base).as_posix()
-    return path.as_posix()
-
-
-def read_valid(path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
-    """Read one file and check it against its schema."""
-    doc, problems = read_yaml(path, file_label(path, root))
-    if doc is None:
-        return None, problems
-    problems = schema_problems(doc, schema)
-    return (None if problems else doc), problems
-
-
-def schema_problems(doc: YamlDocument, schema: str) -> list[Problem]:
-    """The schema errors of one document, one readable line each."""
-    validator = schema_validator(schema)
-    problems = []
-    for error in validator.iter_errors(doc.data):
-        path = tuple(error.absolute_path)
-        if error.validator == "anyOf" and all(e.validator == "required" for e in error.context):
-            names = " or ".join(repr(e.validator_value[0]) for e in error.context)
-            problems.append(Problem(doc.label, field_name(path), f"needs {names}", *doc.position(path)))
-            continue
-        # oneOf/anyOf report "not valid under any"; the closest branch says what to fix
-        if error.context:  # a branch for another type of value has nothing to say about this one
-            error = jsonschema.exceptions.best_match([e for e in error.context if e.validator != "type"] or error.context)
-            path = tuple(error.absolute_path)
-        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            problems += _unknown_fields(doc, path, error)
-            continue
-        line, column = doc.position(path)
-        problems.append(Problem(doc.label, field_name(path), _message(error), line, column))
-    return sorted(set(problems), key=lambda p: (p.line, p.column, p.field, p.message))
-
-
-def _unknown_fields(doc: YamlDocument, path: tuple, error: jsonschema.ValidationError) -> list[Problem]:
-    """One problem per unknown field, at the line of its key, with the closest known name."""
-    known = list(error.schema.get("properties", {}))
-    problems = []
-    for name in sorted(set(error.instance) - set(known)):
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        line, column = doc.key_positions.get(path + (name,)) or doc.position(path)
-        problems.append(Problem(doc.label, field_name(path + (name,)),
-                                f"unknown field {name!r}{hint}; allowed: {', '.join(known)}", line, column))
-    return problems
-
-
-_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-
-
-def slug_problem(value: str, what: str) -> str:
-    """Why `value` is not a safe URL slug, with a suggestion when one can be made from it."""
-    suggestion = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
-    example = suggestion if _SLUG.match(suggestion) else "cuda-out-of-memory"
-    return f"{value!r} is not a valid {what}: lowercase ASCII letters, digits and single hyphens (e.g. {example!r})"
-
-
-def _message(error: jsonschema.ValidationError) -> str:
-    schema, value = error.schema, error.instance
-    if error.validator == "required":
-        return error.message.replace("is a required property", "is required")
-    if error.validator in ("minLength", "pattern") and value == "" or error.validator == "pattern" and isinstance(value, str) and not value.strip():
-        return "must not be empty"
-    if error.validator == "pattern" and schema["pattern"] == _SLUG.pattern:
-        return slug_problem(value, "id" if list(error.absolute_path) == ["id"] else "key")
-    if error.validator == "pattern" and schema["pattern"].startswith("^https?:"):
-        return f"{value!r} is not an http(s) URL"
-    if error.validator == "maxItems":
-        return f"has {len(value)} items; the limit is {schema['maxItems']}"
-    if error.validator == "uniqueItems":
-        repeated = next(item for i, item in enumerate(value) if item in value[:i])
-        return f"lists {repeated!r} more than once"
-    if error.validator == "maxLength":
-        return f"is {len(value)} characters long; the limit is {schema['maxLength']}"
-    if error.validator == "type":
-        return f"must be {_a(schema['type'])}, not {_a(_json_type(value))}"
-    if error.validator in ("minProperties", "minItems") and not value:
-        return "must not be empty"
-    return error.message
-
-
-def _a(kind: str | list) -> str:
-    if isinstance(kind, list):
-        return " or ".join(_a(k) for k in kind)
-    names = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
-             "number": "a number", "boolean": "true or false", "null": "empty (null)"}
-    return names.get(kind, kind)
-
-
-def _json_type(value: object) -> str:
-    for name, kind in (("boolean", bool), ("object", dict), ("array", list), ("string", str),
-                       ("integer", int), ("number", float)):
-        if isinstance(value, kind):
-            return name
-    return "null"
+    return ContentCheck(base, problems, records, documents, vocabulary, content_dir,
+                        registries["categories"], registries["tags"])
 
 
 def _labels(data: dict) -> dict[str, Label]:
@@ -290,8 +190,9 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
     return record, []
 
 
-def _check_links(records: list[Record], documents: dict[str, YamlDocument]) -> list[Problem]:
-    """Rules across records: every URL is claimed once, every `related` id exists."""
+def _check_links(records: list[Record], documents: dict[str, YamlDocument], newcomer: Record | None = None) -> list[Problem]:
+    """Rules across records: every URL is claimed once, every `related` id exists.
+    A `newcomer` (a draft) claims its URLs after every other record, so a clash is reported at it."""
     problems = []
 
     def problem(record: Record, path: tuple, message: str) -> None:
@@ -299,9 +200,12 @@ def _check_links(records: list[Record], documents: dict[str, YamlDocument]) -> l
 
     # ids claim their URLs first, so a clash is reported at the alias that takes an id's URL
     owners: dict[str, Record] = {}
-    by_source = sorted(records, key=lambda r: r.source)
+    by_source = sorted((r for r in records if r is not newcomer), key=lambda r: r.source)
     claims = [(r, r.id, ("id",)) for r in by_source]
     claims += [(r, alias, ("aliases", i)) for r in by_source for i, alias in enumerate(r.aliases)]
+    if newcomer is not None:
+        claims += [(newcomer, newcomer.id, ("id",))]
+        claims += [(newcomer, alias, ("aliases", i)) for i, alias in enumerate(newcomer.aliases)]
     for record, slug, path in claims:
         what = "id" if path == ("id",) else "alias"
         if what == "alias" and slug == record.id:

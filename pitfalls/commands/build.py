@@ -1,24 +1,26 @@
-"""Build and serve the bilingual site with MkDocs: one MkDocs build per language, run in
-parallel, into a fresh folder that replaces `site/` only when every language succeeded."""
+"""`pitfalls build` and `pitfalls serve`: the bilingual site with MkDocs, one MkDocs build per
+language, run in parallel, into a fresh folder that replaces `site/` only when every language
+succeeded. The content is read and validated once, here, and handed to each language's build."""
 
 from __future__ import annotations
 
 import logging
 import os
 import pickle
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
-from .model import LANGUAGES
-from .nginx import REDIRECT_MAP, redirect_map
-from .validate import ContentError, load_knowledge_base
+from ..git import git
+from ..pages.redirects import REDIRECT_MAP, redirect_map
+from ..records.model import LANGUAGES
+from ..records.validate import ContentError, load_knowledge_base
+from ..settings import CONTENT_DIR, DEFAULT_SITE_URL, MKDOCS_YML, ROOT, site_root
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 WATCHED = ("content", "templates", "hooks", "pitfalls", "overrides", "static", "mkdocs.yml")
 
 ROOT_INDEX = """<!doctype html>
@@ -38,7 +40,7 @@ class BuildFailed(Exception):
     """A build that stopped; its message says why. Nothing was written to the site folder."""
 
 
-def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Path = ROOT / "content",
+def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Path = CONTENT_DIR,
                build_date: int | None = None) -> None:
     """Build every language into `site_dir`, replacing it whole, or raise BuildFailed and leave it as it was.
 
@@ -53,10 +55,10 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
     staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
     staging.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would lock a web server's user out of site/
     # the languages' builds take the content validated here instead of each reading it again
-    handover = Path(tempfile.mkdtemp(prefix="pitfalls-validated-")) / "base.pickle"
+    handover = Path(tempfile.mkdtemp(prefix="pitfalls-handover-")) / "base.pickle"
     handover.write_bytes(pickle.dumps(base))
     try:
-        _build_languages(staging, site_url, content.resolve(), build_date, handover)
+        _build_languages(staging, site_url, build_date, handover)
         (staging / "index.html").write_text(ROOT_INDEX, encoding="utf-8")
         (staging / REDIRECT_MAP).write_text(redirect_map(base), encoding="utf-8")
         shutil.copyfile(staging / LANGUAGES[0] / "404.html", staging / "404.html")
@@ -66,16 +68,17 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
         shutil.rmtree(handover.parent, ignore_errors=True)
 
 
-def _build_languages(staging: Path, site_url: str, content: Path, build_date: int | None, validated: Path) -> None:
+def _build_languages(staging: Path, site_url: str, build_date: int | None, handover: Path) -> None:
     """Run one `mkdocs build --strict` per language, in parallel (one core each)."""
     runs = {}
     for lang in LANGUAGES:
-        env = dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url,
-                   PITFALLS_CONTENT=str(content), PITFALLS_VALIDATED=str(validated), NO_MKDOCS_2_WARNING="1")
+        # the settings the hook reads: pitfalls/settings.py
+        env = dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url, PITFALLS_HANDOVER=str(handover),
+                   NO_MKDOCS_2_WARNING="1")
         if build_date is not None:
             env["SOURCE_DATE_EPOCH"] = str(build_date)  # MkDocs dates the sitemaps with it
         command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                   "--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(staging / lang)]
+                   "--config-file", str(MKDOCS_YML), "--site-dir", str(staging / lang)]
         runs[lang] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True)
     failures = []
@@ -103,7 +106,7 @@ def _umask() -> int:
     return mask
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = ROOT / "content") -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = CONTENT_DIR) -> None:
     """Serve both languages with live reload: any change under WATCHED rebuilds the site."""
     from mkdocs.livereload import LiveReloadServer  # only `serve` needs it
 
@@ -134,3 +137,46 @@ def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = ROOT / "con
     finally:
         server.shutdown()
         shutil.rmtree(serve_dir.parent, ignore_errors=True)
+
+
+def build_date() -> tuple[int, bool]:
+    """(Unix time, reproducible?): SOURCE_DATE_EPOCH if set, else the last commit's time, else now."""
+    if os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
+        return int(os.environ["SOURCE_DATE_EPOCH"]), True
+    commit = (git(ROOT, "log", "-1", "--format=%ct") or "").strip()
+    if commit.isdigit():
+        return int(commit), True
+    return int(time.time()), False
+
+
+def register(commands) -> None:
+    build = commands.add_parser("build", help="构建中英双语站点到 site/ / build both languages into site/")
+    build.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: %(default)s)")
+    build.add_argument("--site-url", default=site_root(), help="public root URL (default: PITFALLS_SITE_URL, else %(default)s)")
+    build.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
+    build.set_defaults(run=_build)
+
+    serve_cmd = commands.add_parser("serve", help="本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000")
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
+    serve_cmd.set_defaults(run=_serve)
+
+
+def _build(args) -> int:
+    try:
+        # dated by the commit (or SOURCE_DATE_EPOCH), so two builds of one commit are byte-identical
+        build_site(args.site_dir, site_url=site_root(args.site_url), content=args.content, build_date=build_date()[0])
+    except BuildFailed as err:
+        print(f"build failed: {err}", file=sys.stderr)
+        return 1
+    print(f"built {args.site_dir}")
+    return 0
+
+
+def _serve(args) -> int:
+    try:
+        serve(args.host, args.port, content=args.content)
+    except BuildFailed:
+        return 1
+    return 0

@@ -7,7 +7,7 @@ writes for servers without configuration (python -m http.server, the offline bun
 
 from __future__ import annotations
 
-from .model import LANGUAGES, KnowledgeBase
+from ..records.model import LANGUAGES, KnowledgeBase
 
 REDIRECT_MAP = "nginx-redirects.map"
 """File name of the map, at the root of the built site."""

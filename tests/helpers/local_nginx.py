@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "deploy" / "nginx.conf"
 SITE_ROOT = "/srv/pitfall-guide/site"
 """Where deploy/nginx.conf expects the site; the runner points it at its own build."""

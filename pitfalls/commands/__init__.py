@@ -1,0 +1,1 @@
+"""The command line (`pitfalls …`): one module per command, and the build/serve driver."""

@@ -1,0 +1,253 @@
+"""The site search index of one language (`pitfalls search` runs its queries: commands/search.py).
+
+The browser side is static/assets/search/engine.js (run by worker.js behind Material's search
+UI). This module cuts the entries into terms, scores every (term, entry) pair once with BM25F,
+and writes the index as small files the engine fetches on demand (docs/SEARCH.md):
+
+    search/search_index.json   stub for Material's page script (config only, no documents)
+    search/manifest.json       what engine.js must agree on: shard count, score scale, sections,
+                               longest Chinese term, synonyms, stop words
+    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k
+    search/d/<n>.json          what a result shows of entry n, and its error messages
+
+Chinese is cut by the content's segmenter (jieba, search-engine mode, project dictionary); every
+Chinese character is indexed too, so any Chinese word of an entry can be found. English (on both
+sites) is lowercased, split on anything but letters and digits, and stemmed (pitfalls/text.py,
+which engine.js repeats character for character).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import shutil
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..records.model import KnowledgeBase, Record
+from ..text import HAN_CHARACTER, MAX_WORD_CHARS, PIECES, Segmenter, keep_word, message_key, normalize, stem
+from .render import plain_text, ui_strings
+
+FIELD_WEIGHTS = {"title": 5.0, "symptoms": 4.0, "tags": 4.0, "quick_fix": 3.0, "body": 1.0}
+"""BM25F weights: a match in the title, the error messages or the tags outweighs one in the body."""
+K1, B = 1.2, 0.5
+"""BM25 saturation and length normalisation."""
+SCORE_SCALE = 100
+"""Scores are stored as integers: score × SCORE_SCALE, rounded."""
+SECTIONS = ("", "quick-fix", "symptoms", "steps", "cause", "verification", "environment")
+"""Result parts of an entry, by their anchor on the page: bit i of a posting's mask says the term
+occurs in SECTIONS[i] ("" = title and tags, no anchor). The manifest hands the list to engine.js."""
+_BIT = {anchor or "title": bit for bit, anchor in enumerate(SECTIONS)}
+SHARD_TARGET_BYTES = 12_000
+"""Postings per shard file, roughly: the shard count is the smallest power of two that gets there."""
+MAX_POSTINGS = 400
+"""A term found in more entries keeps only its best-scoring ones: such a common word ranks little
+on its own, and uncapped it would make its shard (and the download before a result) large."""
+
+
+def shard_key(term: str) -> str:
+    """What decides a term's shard: the first character of a Chinese term (so the query side
+    fetches one shard per character to find every word starting there), else the whole term."""
+    return term[0] if HAN_CHARACTER.match(term) else term
+
+
+def shard_of(term: str, shards: int) -> int:
+    """FNV-1a over the code points of the shard key, modulo the shard count."""
+    h = 0x811C9DC5
+    for char in shard_key(term):
+        h = ((h ^ ord(char)) * 0x01000193) & 0xFFFFFFFF
+    return h % shards
+
+
+class Analyzer:
+    """Cuts text into index terms: the content's segmenter (jieba, search-engine mode) for Chinese,
+    `keep_word` and `stem` for the rest."""
+
+    def __init__(self, segmenter: Segmenter, stopwords: frozenset[str]):
+        self.segmenter = segmenter
+        self.stopwords = stopwords
+
+    def terms(self, text: str) -> tuple[list[str], list[str]]:
+        """(word terms, single Chinese characters) of `text`; words count for the entry's length."""
+        words, chars = [], []
+        for match in PIECES.finditer(normalize(text)):
+            run, word = match.groups()
+            if run:
+                words += [w for w in self.segmenter.search_words(run) if 1 < len(w) <= MAX_WORD_CHARS]
+                chars += list(run)
+            elif keep_word(word):
+                words.append(stem(word))
+        return words, chars
+
+    def phrase(self, text: str) -> list[str]:
+        """The terms a synonym phrase stands for, as the query side sees them: whole words
+        (accurate mode, no sub-words), without the filler the query side drops."""
+        terms = []
+        for match in PIECES.finditer(normalize(text)):
+            run, word = match.groups()
+            if run:
+                terms += [w for w in self.segmenter.words(run) if w not in self.stopwords]
+            elif keep_word(word) and word not in self.stopwords:
+                terms.append(stem(word))
+        return terms
+
+
+# --- the index ---
+
+
+@dataclass(frozen=True)
+class EntryText:
+    """The searchable text of one entry in one language, by field and by result section."""
+
+    record: Record
+    """The entry."""
+    fields: dict[str, list[tuple[int, str]]]
+    """Field name → (section bit, text) pieces."""
+
+
+def entry_text(record: Record, base: KnowledgeBase, lang: str) -> EntryText:
+    ui = ui_strings()[lang]
+    body: list[tuple[int, str]] = []
+    body += [(_BIT["steps"], step.text.get(lang) + ("\n" + step.code if step.code else "")) for step in record.steps]
+    if record.cause:
+        body.append((_BIT["cause"], record.cause.get(lang)))
+    if record.verification:
+        check = record.verification
+        body.append((_BIT["verification"], check.text.get(lang) + ("\n" + check.code if check.code else "")))
+    body += [(_BIT["environment"], f"{ui['env_' + key]} {value}") for key, value in sorted(record.environment.items())]
+    labels = [record.category.get(lang), *(tag.get(lang) for tag in record.tags)]
+    return EntryText(record, {
+        "title": [(_BIT["title"], record.title.get(lang))],
+        "symptoms": [(_BIT["symptoms"], symptom.text.get(lang)) for symptom in record.symptoms],
+        "tags": [(_BIT["title"], label) for label in labels],
+        "quick_fix": [(_BIT["quick-fix"], record.quick_fix.get(lang))],
+        "body": body,
+    })
+
+
+@dataclass(frozen=True)
+class SearchIndex:
+    """The files of one language's index, as JSON-ready data."""
+
+    manifest: dict
+    """manifest.json."""
+    shards: list[dict]
+    """t/<k>.json for k in range(len(shards))."""
+    docs: list[dict]
+    """d/<n>.json for n in range(len(docs))."""
+
+
+def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
+    """Cut, count and score every entry of `base` in `lang`."""
+    vocabulary = base.vocabulary
+    stopwords = frozenset(normalize(w) for w in vocabulary.stopwords)
+    analyzer = Analyzer(base.segmenter(), stopwords)
+    counts: list[dict[str, float]] = []
+    masks: list[dict[str, int]] = []
+    lengths: list[float] = []
+    docs = []
+    for record in base.records:
+        text = entry_text(record, base, lang)
+        weighted: dict[str, float] = defaultdict(float)
+        mask: dict[str, int] = defaultdict(int)
+        length = 0.0
+        for field, pieces in text.fields.items():
+            weight = FIELD_WEIGHTS[field]
+            for bit, piece in pieces:
+                words, chars = analyzer.terms(plain_text(piece))
+                length += weight * len(words)
+                for term in (*words, *chars):
+                    weighted[term] += weight
+                    mask[term] |= 1 << bit
+        counts.append(weighted)
+        masks.append(mask)
+        lengths.append(length)
+        docs.append(_doc_data(record, text, lang))
+
+    n = len(base.records)
+    average = sum(lengths) / n if n else 1.0
+    df = Counter(term for weighted in counts for term in weighted)
+    scored: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    for number, weighted in enumerate(counts):
+        norm = K1 * (1 - B + B * lengths[number] / average)
+        for term, tf in sorted(weighted.items()):
+            idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
+            score = round(SCORE_SCALE * idf * tf * (K1 + 1) / (tf + norm))
+            scored[term].append((number, max(score, 1), masks[number][term]))
+    postings: dict[str, list[int]] = {}
+    for term, hits in scored.items():
+        if len(hits) > MAX_POSTINGS:
+            hits = sorted(sorted(hits, key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
+        postings[term] = [value for hit in hits for value in hit]
+
+    size = sum(len(t) * 3 + 6 * len(p) for t, p in postings.items())
+    shard_count = 1
+    while size / shard_count > SHARD_TARGET_BYTES:
+        shard_count *= 2
+    shards: list[dict] = [{} for _ in range(shard_count)]
+    for term in sorted(postings):
+        shards[shard_of(term, shard_count)][term] = postings[term]
+
+    ui = ui_strings()[lang]
+    headings = {"quick-fix": ui["quick_fix"], "symptoms": ui["symptoms"], "steps": ui["steps"], "cause": ui["cause"],
+                "verification": ui["verification"], "environment": ui["environment"]}
+    manifest = {
+        "lang": lang,
+        "docs": n,
+        "shards": shard_count,
+        "maxTermChars": MAX_WORD_CHARS,
+        "sections": [[anchor, headings.get(anchor, "")] for anchor in SECTIONS],
+        "scoreScale": SCORE_SCALE,
+        "stopwords": sorted(stopwords),
+        "synonyms": [[analyzer.phrase(phrase) for phrase in group] for group in vocabulary.synonyms],
+    }
+    digest = hashlib.sha256(json.dumps([manifest, shards, docs], ensure_ascii=False, sort_keys=True).encode()).hexdigest()
+    manifest["version"] = digest[:12]  # appended to file URLs, so a rebuilt site is never mixed with a cached one
+    return SearchIndex(manifest, shards, docs)
+
+
+def _doc_data(record: Record, text: EntryText, lang: str) -> dict:
+    """What a result shows of an entry (plain text; engine.js escapes and highlights it)."""
+    sections: dict[int, list[str]] = defaultdict(list)
+    sections[_BIT["quick-fix"]].append(plain_text(record.quick_fix.get(lang)))
+    for field in ("symptoms", "body"):
+        for bit, piece in text.fields[field]:
+            sections[bit].append(plain_text(piece))
+    return {
+        "location": f"{record.id}/",
+        "title": plain_text(record.title.get(lang)),
+        "tags": [tag.get(lang) for tag in record.tags],
+        "sections": [[bit, lines] for bit, lines in sorted(sections.items())],
+        "messages": [message_key(s.text.get(lang)) for s in record.symptoms if message_key(s.text.get(lang))],
+    }
+
+
+def material_stub(lang: str) -> dict:
+    """search_index.json for Material's page script: its config (used to highlight ?h= terms
+    on the page) and no documents; our worker fetches the index itself."""
+    return {"config": {"lang": [lang], "separator": r"[\s\-]+", "pipeline": [], "fields": {}}, "docs": []}
+
+
+def write_index(index: SearchIndex, search_dir: Path) -> None:
+    """Write the index files into `search_dir` (a language site's search/), replacing what is there."""
+    if search_dir.exists():
+        shutil.rmtree(search_dir)
+    (search_dir / "t").mkdir(parents=True)
+    (search_dir / "d").mkdir()
+
+    def dump(path: Path, data: object) -> None:
+        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+    dump(search_dir / "search_index.json", material_stub(index.manifest["lang"]))
+    dump(search_dir / "manifest.json", index.manifest)
+    for number, shard in enumerate(index.shards):
+        dump(search_dir / "t" / f"{number}.json", shard)
+    for number, doc in enumerate(index.docs):
+        dump(search_dir / "d" / f"{number}.json", doc)
+
+
+def write_site_index(base: KnowledgeBase, lang: str, site_dir: Path) -> None:
+    """The hook's step: the index of `lang` into that language's built site."""
+    write_index(build_index(base, lang), site_dir / "search")

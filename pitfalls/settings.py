@@ -1,0 +1,57 @@
+"""Where the project's files are, and the settings a build reads: a leaf every layer may import.
+
+The site URL has one source: the `--site-url` option of `pitfalls build`, `serve` and `dist`
+(default: PITFALLS_SITE_URL, else DEFAULT_SITE_URL). The build driver hands it to MkDocs as
+PITFALLS_SITE_URL, which mkdocs.yml reads into `site_url`; from there the hook passes
+`config.site_url` to whatever needs it. Commands that print URLs (`search`, `match`) take the
+same option. Nothing else reads the environment for it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT = PACKAGE_DIR.parent
+"""The project: content/, templates/, static/ and mkdocs.yml live here."""
+CONTENT_DIR = ROOT / "content"
+TEMPLATES_DIR = ROOT / "templates"
+MKDOCS_YML = ROOT / "mkdocs.yml"
+ENGINE_JS = ROOT / "static" / "assets" / "search" / "engine.js"
+"""The search engine the browser runs; `pitfalls search` runs the same file under node."""
+SCHEMA_DIR = PACKAGE_DIR
+"""The JSON Schemas (record, registry, synonyms, export); content files name them for editors."""
+
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+
+
+def site_root(url: str | None = None) -> str:
+    """The public root URL: `url`, else PITFALLS_SITE_URL, else DEFAULT_SITE_URL; always ending in "/"."""
+    root = url or os.environ.get("PITFALLS_SITE_URL") or DEFAULT_SITE_URL
+    return root if root.endswith("/") else root + "/"
+
+
+@dataclass(frozen=True)
+class HookSettings:
+    """What the MkDocs hook reads from the environment: every setting it has, documented here.
+
+    The language (PITFALLS_LANG) and the site URL (PITFALLS_SITE_URL) reach the hook through
+    mkdocs.yml, as `theme.language` and `site_url`."""
+
+    handover: Path | None
+    """PITFALLS_HANDOVER: the knowledge base the build driver validated once for every language
+    (a pickle it writes); without it, as under plain `mkdocs build`, the hook reads `content`."""
+    content: Path
+    """PITFALLS_CONTENT: the content folder to read when nothing is handed over; default content/."""
+    stock_search: bool
+    """PITFALLS_STOCK_SEARCH=1: Material's own search instead of ours (only bench/bench_search.py
+    sets it, to compare the two on the same site)."""
+
+    @classmethod
+    def from_environment(cls) -> HookSettings:
+        handover = os.environ.get("PITFALLS_HANDOVER")
+        return cls(handover=Path(handover) if handover else None,
+                   content=Path(os.environ.get("PITFALLS_CONTENT") or CONTENT_DIR),
+                   stock_search=os.environ.get("PITFALLS_STOCK_SEARCH") == "1")

@@ -1,4 +1,9 @@
-"""Shared fixtures: a built site of the real content, a static HTTP server, a headless browser."""
+"""Shared fixtures: a built site of the real content, a static HTTP server, a headless browser.
+
+Tests are marked by what they need (pyproject.toml declares the markers): `site` when they build a
+whole site with MkDocs, `browser` when they drive Chromium. A test that uses a site or browser
+fixture is marked here; one that builds a site itself carries the mark. `make test-unit` runs the rest.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +18,20 @@ import pytest
 from pitfalls.commands.build import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
+SITE_FIXTURES = {"site", "site_url", "tiny_site", "one_language_site", "hostile_site", "archive"}
+"""Fixtures that build a whole site (in this file and in test modules)."""
 FIXTURES = Path(__file__).parent / "fixtures"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "browser" in item.fixturenames:
+            item.add_marker(pytest.mark.browser)
+        if SITE_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.site)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -57,7 +72,7 @@ def site_url(site, http_server) -> str:
 
 @pytest.fixture(scope="session")
 def browser():
-    """Headless Debian Chromium driven by Playwright (skipped only when chromium is not installed)."""
+    """Headless Debian Chromium driven by Playwright; fails with a hint when chromium is not installed."""
     if not shutil.which(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run `make test`, which installs Debian's chromium")
     from playwright.sync_api import sync_playwright

@@ -159,4 +159,9 @@ def test_usage_and_content_errors_exit_2(tmp_path):
     broken = tmp_path / "content"
     (broken / "entries").mkdir(parents=True)
     done = run_match(SSH, "--content", str(broken))
-    assert done.returncode == 2 and "error" in done.stderr
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "the content has 2 error(s):",
+        "content/categories.yml:1:1: (file): cannot read file: No such file or directory",
+        "content/tags.yml:1:1: (file): cannot read file: No such file or directory",
+    ]

@@ -74,6 +74,7 @@ def test_aliases_redirect_permanently(nginx_port):
             assert get(nginx_port, f"/{lang}/{record_id}/")[0] == 200
 
 
+@pytest.mark.site
 def test_an_alias_of_the_longest_allowed_id_redirects(tmp_path):
     """Map keys up to /<lang>/<80 characters>/index.html fit nginx's map hash (map_hash_bucket_size)."""
     longest = "-".join(["abcdefghi"] * 8)  # 80 characters, the schema's limit

@@ -7,7 +7,11 @@ import hashlib
 import shutil
 from pathlib import Path
 
+import pytest
+
 from pitfalls.commands.build import build_site
+
+pytestmark = pytest.mark.site
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 BUILD_DATE = 1_700_000_000

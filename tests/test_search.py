@@ -117,6 +117,7 @@ def test_search_command(tmp_path):
     assert done.returncode == 1 and "build the site first" in done.stderr
 
 
+@pytest.mark.site
 def test_record_html_shows_as_text_in_results(tmp_path, http_server, browser):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)

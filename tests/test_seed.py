@@ -60,7 +60,7 @@ def test_every_field_of_every_seed_entry_is_transcribed(seed):
         assert [t.zh for t in record.tags] == entry["tags"]
 
 
-def test_every_seed_entry_is_translated(seed):
+def test_every_seed_entry_is_translated():
     base = load_knowledge_base(ROOT / "content")
     for record in base.records:
         assert record.translated("en"), record.id

@@ -138,6 +138,7 @@ def test_optional_fields_aliases_and_untranslated_fallback(tiny_site):
     assert broken_links(tiny_site) == []
 
 
+@pytest.mark.site
 def test_a_content_error_stops_the_build_and_leaves_the_site_alone(tmp_path):
     content = tmp_path / "content"
     import shutil

@@ -187,7 +187,7 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
             if size != "12":
                 b = download_bytes(browser, url)
                 print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
-                      f"{b['gzip']:,} gzipped, {b['files']} files")
+                      f"{b['gzip']:,} gzipped (computed: gzip -6 of each file, not measured on the wire), {b['files']} files")
         print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
         if size == "12":
             quality_table(results)

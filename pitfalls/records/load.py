@@ -44,7 +44,7 @@ class Problem:
     file: str
     """Path of the file, relative to the project root where possible."""
     field: str
-    """Dotted path of the field inside the record (`steps.2.zh`), or "" for the whole file."""
+    """Path of the field inside the record as `field_name` writes it (`steps[2].zh`), or "" for the whole file."""
     message: str
     """What is wrong, in words a contributor can act on."""
     line: int = 1

@@ -9,7 +9,13 @@ from pathlib import Path
 from ..text import HAN, MAX_WORD_CHARS, Segmenter, segmenter
 
 LANGUAGES = ("zh", "en")
-"""Site languages; the first is the default and the original language of the seed."""
+"""The site languages, exactly these two; the first is the default and the seed's original language.
+
+A decision, not an accident: `Text` and `Label` have a field per language rather than a mapping,
+because every record is written for this pair (the schema's text type has zh and en keys), the
+Chinese side has analysis of its own (jieba) that another language would not share, and a third
+language could only be shown once every record is translated into it. Adding one is a change to
+Text, Label, the schemas and templates/ui.yml, made on purpose, not a line of data."""
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def probes(base: KnowledgeBase) -> list[Probe]:
     for record in base.records:
         for signature in record.signatures:
             found.append(Probe(record, signature.kind, signature.text, re.compile(signature.pattern),
-                               signature.specificity, anchor(signature.pattern)))
+                               signature.specificity, signature.anchor))
         for symptom in record.symptoms:
             text = symptom.text.get(LANGUAGES[0])
             literal = len("".join(text.split()))

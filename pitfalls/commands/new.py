@@ -1,25 +1,31 @@
 """`pitfalls new`: scaffold content/entries/<id>.yml with every field.
 
 The scaffold is a valid record: what the contributor has not told us yet is placeholder text
-marked PLACEHOLDER, which `check` reports as a warning until it is replaced. It asks for the
-id, category and tags when they are not given as flags and stdin is a terminal. The scaffold is
-checked by the validator, with every rule of the build, before it is written.
+marked PLACEHOLDER (and the reference URL PLACEHOLDER_URL), which `check` reports as a warning
+until it is replaced. It asks for the id, category, tags, titles and error message when they are
+not given as flags and stdin is a terminal. A category or tag that is not in its registry yet is
+offered to be added there, with both labels, on a terminal; otherwise `new` prints the YAML to add.
+The scaffold is checked by the validator, with every rule of the build, before it is written.
 """
 
 from __future__ import annotations
 
 import datetime
+import difflib
 import json
 import sys
 from pathlib import Path
 
 from ..records.duplicates import existing_entries, fingerprint, matches, source_label
+from ..records.registries import Registry, add_entry, entry_yaml
 from ..records.schema import SLUG, slug_problem
 from ..records.validate import ContentCheck, inspect_content
 from ..settings import CONTENT_DIR, ROOT
 
 PLACEHOLDER = "TODO(new)"
 """Marks scaffold text still to be written; `check` warns wherever it is left."""
+PLACEHOLDER_URL = "https://example.com/"
+"""The scaffold's reference URL: a domain reserved for examples, which `check` flags like PLACEHOLDER."""
 
 SCAFFOLD = """\
 # yaml-language-server: $schema=../../pitfalls/record.schema.json
@@ -37,7 +43,7 @@ quick_fix:  # the fix in one line: what to do first; shown at the top and in lin
   en: "{mark}: the fix in one line"
 symptoms:  # what the reader sees, in the order they meet it
   # a plain string is an error message, copied exactly as it appears (same in both languages)
-  - "{mark}: paste the exact error message"
+  - {symptom}
   # a {{zh, en}} mapping describes a behaviour in words
   - zh: "{mark}：描述现象"
     en: "{mark}: describe the behaviour"
@@ -62,7 +68,7 @@ verification:  # how to confirm the fix worked
   code: "{mark}: a command whose output shows it"
 references:  # further reading: page title and http(s) URL
   - title: "{mark}: page title"
-    url: https://example.com/
+    url: {placeholder_url}
 related: []  # ids of other entries worth reading next, e.g. [cuda-out-of-memory]
 # signatures:  # optional: patterns that find this error in a log (`python -m pitfalls match`), docs/SIGNATURES.md
 #   - exact: "RuntimeError: CUDA out of memory. Tried to allocate <size>"
@@ -72,7 +78,11 @@ aliases: []  # former ids of this entry (only when renaming one); their URLs red
 
 
 class NewError(Exception):
-    """An input `new` refuses; the message says which and why."""
+    """An input `new` refuses; the message says which and why, `paste` is text to copy as it is."""
+
+    def __init__(self, message: str, paste: str = ""):
+        super().__init__(message)
+        self.paste = paste
 
 
 def register(commands) -> None:
@@ -85,6 +95,7 @@ def register(commands) -> None:
     parser.add_argument("--tags", help="comma-separated keys of content/tags.yml")
     parser.add_argument("--title-zh", help="中文标题")
     parser.add_argument("--title-en", help="English title")
+    parser.add_argument("--symptom", help="the error message, pasted exactly (compared with existing entries)")
     parser.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     parser.set_defaults(run=_run)
 
@@ -93,25 +104,32 @@ def _run(args) -> int:
     ask = sys.stdin.isatty()
     checked = inspect_content(args.content)
     try:
-        categories = list(checked.categories)
         record_id = _value(args.id, "id", "id (e.g. cuda-out-of-memory)", ask)
-        category = _value(args.category, "category", f"category ({', '.join(categories)})", ask)
+        category = _value(args.category, "category", f"category ({', '.join(checked.categories.keys())})", ask)
         tags = [t.strip() for t in _value(args.tags, "tags", "tags, comma-separated", ask).split(",") if t.strip()]
-        title_zh = args.title_zh if args.title_zh is not None or not ask else input("中文标题 (Enter to skip): ").strip()
-        title_en = args.title_en if args.title_en is not None or not ask else input("English title (Enter to skip): ").strip()
-        path = scaffold(checked, record_id, category, tags, title_zh or None, title_en or None)
+        title_zh = _optional(args.title_zh, "中文标题 (Enter to skip)", ask)
+        title_en = _optional(args.title_en, "English title (Enter to skip)", ask)
+        symptom = _optional(args.symptom, "error message, pasted exactly / 报错信息 (Enter to skip)", ask)
+        missing = [(checked.categories, key) for key in [category] if _unknown(checked.categories, key)]
+        missing += [(checked.tags, key) for key in tags if _unknown(checked.tags, key)]
+        for registry, key in missing:
+            _add_to_registry(checked.content_dir, registry, key, ask)
+        if missing:
+            checked = inspect_content(args.content)
+        path = scaffold(checked, record_id, category, tags, title_zh or None, title_en or None, symptom or None)
     except NewError as err:
         for line in str(err).splitlines():
             print(f"new: {line}", file=sys.stderr)
+        print(err.paste, end="", file=sys.stderr)
         return 2
     except (EOFError, KeyboardInterrupt):
         print("\nnew: cancelled", file=sys.stderr)
         return 2
     print(_shown(path))
-    if title_zh or title_en:  # like a Q&A site before you post: is it already there?
+    if title_zh or title_en or symptom:  # like a Q&A site before you post: is it already there?
         cutter = checked.segmenter()
-        draft = fingerprint(source_label(path, checked.documents), {"title": {"zh": title_zh, "en": title_en}}, cutter)
-        for match in matches(draft, existing_entries(checked.documents, cutter)):
+        data = {"title": {"zh": title_zh, "en": title_en}, "symptoms": [symptom] if symptom else []}
+        for match in matches(fingerprint(source_label(path, checked.documents), data, cutter), existing_entries(checked, cutter)):
             print(f"similar existing entry / 相似条目: {match.describe()}", file=sys.stderr)
     print(f"wrote {_shown(path)}: replace every {PLACEHOLDER}, then run `python -m pitfalls check {_shown(path)}`",
           file=sys.stderr)
@@ -126,8 +144,43 @@ def _value(given: str | None, flag: str, prompt: str, ask: bool) -> str:
     return input(f"{prompt}: ").strip()
 
 
+def _optional(given: str | None, prompt: str, ask: bool) -> str:
+    return given.strip() if given is not None else input(f"{prompt}: ").strip() if ask else ""
+
+
+def _unknown(registry: Registry, key: str) -> bool:
+    """A well-formed key the registry does not have (a malformed one is left to the validator's message)."""
+    return SLUG.match(key) is not None and registry.lookup(key) is None
+
+
+def _add_to_registry(content_dir: Path, registry: Registry, key: str, ask: bool) -> None:
+    """On a terminal, offer to add `key` to its registry with both labels; otherwise (or when declined)
+    raise NewError with the YAML to add."""
+    close = difflib.get_close_matches(key, list(registry.labels), n=1)
+    what = f"{registry.item} {key!r}"
+    unknown = f"{what} is not in {registry.file}" + (f" (did you mean {close[0]!r}?)" if close else "")
+    if ask and input(f"{unknown}. Add it? / 添加？ [y/N]: ").strip().lower() in ("y", "yes", "是"):
+        zh = input("  中文名 / Chinese label: ").strip()
+        suggested = _english_label(key)
+        en = input(f"  English label [{suggested}]: ").strip() or suggested
+        try:
+            add_entry(content_dir, registry.name, key, zh, en)
+        except ValueError as err:
+            raise NewError(f"{registry.file} would not be valid with {what}: {err}") from None
+        print(f"added {what} to {registry.file}", file=sys.stderr)
+        return
+    raise NewError(f"{unknown}; known: {', '.join(registry.keys())}. To add it, put these lines in {registry.file} "
+                   "(keys are in alphabetical order), write its Chinese label, then run `new` again:",
+                   paste=entry_yaml(key, "", _english_label(key)))
+
+
+def _english_label(key: str) -> str:
+    """A first guess at a key's English label: `numerical-stability` → `Numerical stability`."""
+    return key.replace("-", " ").capitalize()
+
+
 def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[str], title_zh: str | None,
-             title_en: str | None) -> Path:
+             title_en: str | None, symptom: str | None = None) -> Path:
     """Write content/entries/<record_id>.yml; raise NewError (writing nothing) when the validator refuses it."""
     if not SLUG.match(record_id):  # before it goes into YAML and a file name
         raise NewError(slug_problem(record_id, "id"))
@@ -138,6 +191,7 @@ def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[st
         mark=PLACEHOLDER, path=_shown(path), id=record_id, category=category, tags=", ".join(tags),
         title_zh=_quoted(title_zh or f"{PLACEHOLDER}：一句话标题"),
         title_en=_quoted(title_en or f"{PLACEHOLDER}: a one-line title"),
+        symptom=_quoted(symptom or f"{PLACEHOLDER}: paste the exact error message"), placeholder_url=PLACEHOLDER_URL,
         today=datetime.date.today().isoformat(),
     )
     problems = checked.draft_problems(path, text)

@@ -31,7 +31,7 @@ def _run(args) -> int:
     checked = inspect_content(args.content)
     cutter = checked.segmenter()
     draft = fingerprint(source_label(args.file, checked.documents), doc.data, cutter)
-    found = matches(draft, existing_entries(checked.documents, cutter), args.threshold)
+    found = matches(draft, existing_entries(checked, cutter), args.threshold)
     for match in found:
         print(match.describe())
     print(f"{len(found)} similar entr{'y' if len(found) == 1 else 'ies'} / 相似条目 {len(found)} 条", file=sys.stderr)

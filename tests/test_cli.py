@@ -125,11 +125,11 @@ def test_new_refuses(content, capsys, flags, message):
 @pytest.mark.parametrize("flags, expected", [
     (["--tags", "cuda,numerical-stability"],
      "new: tag 'numerical-stability' is not in content/tags.yml; known: cuda, gpu-memory, docker, unused. To add it, put "
-     "these lines in content/tags.yml (keys are in alphabetical order), write its Chinese label, then run `new` again:\n"
+     "these lines in content/tags.yml, write its Chinese label, then run `new` again:\n"
      'numerical-stability:\n  zh: ""\n  en: Numerical stability\n'),
     (["--category", "infra"],
      "new: category 'infra' is not in content/categories.yml; known: training, deployment. To add it, put these lines in "
-     "content/categories.yml (keys are in alphabetical order), write its Chinese label, then run `new` again:\n"
+     "content/categories.yml, write its Chinese label, then run `new` again:\n"
      'infra:\n  zh: ""\n  en: Infra\n'),
 ])
 def test_new_prints_the_yaml_that_adds_an_unknown_key_without_a_terminal(content, capsys, monkeypatch, flags, expected):
@@ -170,7 +170,18 @@ def test_new_adds_nothing_when_a_label_is_refused(content, capsys, monkeypatch):
     status, _, err = run(capsys, "new", "--content", str(content), "--id", "x-y", "--category", "training",
                          "--tags", "mps", "--title-zh", "", "--title-en", "", "--symptom", "")
     assert status == 2
-    assert err == "new: content/tags.yml would not be valid with tag 'mps': mps.zh: must not be empty\n"
+    assert err == "new: content/tags.yml would not be valid: mps.zh: must not be empty\n"
+    assert (content / "tags.yml").read_text(encoding="utf-8") == before
+
+
+def test_new_asks_for_no_label_when_the_draft_is_refused_anyway(content, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail(f"asked {prompt!r}"))
+    before = (content / "tags.yml").read_text(encoding="utf-8")
+    status, _, err = run(capsys, "new", "--content", str(content), "--id", "cuda-oom-old", "--category", "training",
+                         "--tags", "mps", "--title-zh", "", "--title-en", "", "--symptom", "")
+    assert (status, err) == (2, "new: id: id 'cuda-oom-old' is already used by content/entries/gpu-oom.yml; two entries "
+                                "cannot share a URL\n")
     assert (content / "tags.yml").read_text(encoding="utf-8") == before
 
 

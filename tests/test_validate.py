@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pitfalls.records.model import Label
 from pitfalls.records.registries import entry_yaml, with_entry
 from pitfalls.records.validate import ContentError, check_content, inspect_content, load_knowledge_base
 
@@ -149,8 +150,9 @@ def test_load_raises_content_error_listing_every_problem(content):
 
 def test_a_key_added_to_an_alphabetical_registry_goes_in_its_place_and_reads_back():
     text = (Path(__file__).resolve().parent.parent / "content" / "tags.yml").read_text(encoding="utf-8")
-    added = with_entry(text, "mps", "yes", "Apple GPU: MPS")  # labels YAML would misread unquoted
+    label = Label(key="mps", zh="yes", en="Apple GPU: MPS")  # labels YAML would misread unquoted
+    added = with_entry(text, label)
     keys = [line[:-1] for line in added.splitlines() if line[:1].isalpha()]
     assert keys == sorted(keys) and keys.count("mps") == 1
     assert yaml.safe_load(added)["mps"] == {"zh": "yes", "en": "Apple GPU: MPS"}
-    assert added.replace(entry_yaml("mps", "yes", "Apple GPU: MPS"), "") == text
+    assert added.replace(entry_yaml(label), "") == text

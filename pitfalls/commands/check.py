@@ -69,7 +69,8 @@ def register(commands) -> None:
                              "all records are still checked together and the exit status counts errors anywhere")
     parser.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     parser.add_argument("--new-since", metavar="REF",
-                        help="records added since this git ref count as new (similar-entry warnings)")
+                        help="records added since this git ref count as new (similar-entry warnings), and those "
+                             "changed since it as being worked on (every warning in full)")
     parser.add_argument("--translations", action="store_true", help="also print translation coverage / 翻译覆盖率")
     parser.add_argument("--verbose", action="store_true",
                         help="list every warning; without it, records nobody changed get one summary line for a "
@@ -90,7 +91,7 @@ def _run(args) -> int:
     unverified = set() if args.verbose else {p for p in problems if _is_unverified(p) and p.file not in named | changed}
     problems = sorted((p for p in problems if p not in unverified), key=checked.report_order)
     notes = [note for registry, note in checked.notes().items() if wanted is None or registry in wanted]
-    registries = checked.registry_files()
+    registries = checked.registry_files
     annotate = os.environ.get("GITHUB_ACTIONS") == "true"
     for problem in [p for p in problems if p.file in registries]:
         _print_problem(problem, annotate)
@@ -117,8 +118,8 @@ def _reported_files(named: set[str], checked: ContentCheck) -> set[str] | None:
     record depends on; None (all) when none are named."""
     if not named:
         return None
-    categories, tags, _ = checked.registry_files()
-    return named | ({categories, tags} if named - set(checked.registry_files()) else set())
+    records_named = named - set(checked.registry_files)
+    return named | ({checked.categories.file, checked.tags.file} if records_named else set())
 
 
 def _is_unverified(problem: Problem) -> bool:

@@ -14,10 +14,12 @@ import datetime
 import difflib
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ..records.duplicates import existing_entries, fingerprint, matches, source_label
-from ..records.registries import Registry, add_entry, entry_yaml
+from ..records.model import Label
+from ..records.registries import Registry, entry_yaml, text_with_entries
 from ..records.schema import SLUG, slug_problem
 from ..records.validate import ContentCheck, inspect_content
 from ..settings import CONTENT_DIR, ROOT
@@ -110,13 +112,13 @@ def _run(args) -> int:
         title_zh = _optional(args.title_zh, "中文标题 (Enter to skip)", ask)
         title_en = _optional(args.title_en, "English title (Enter to skip)", ask)
         symptom = _optional(args.symptom, "error message, pasted exactly / 报错信息 (Enter to skip)", ask)
-        missing = [(checked.categories, key) for key in [category] if _unknown(checked.categories, key)]
-        missing += [(checked.tags, key) for key in tags if _unknown(checked.tags, key)]
-        for registry, key in missing:
-            _add_to_registry(checked.content_dir, registry, key, ask)
-        if missing:
+        path, text = scaffold(checked, record_id, category, tags, title_zh or None, title_en or None, symptom or None)
+        missing = {"categories": [key for key in [category] if _unknown(checked.categories, key)],
+                   "tags": [key for key in tags if _unknown(checked.tags, key)]}
+        if any(missing.values()):
+            _add_keys(checked, path, text, missing, ask)
             checked = inspect_content(args.content)
-        path = scaffold(checked, record_id, category, tags, title_zh or None, title_en or None, symptom or None)
+        write_scaffold(checked, path, text)
     except NewError as err:
         for line in str(err).splitlines():
             print(f"new: {line}", file=sys.stderr)
@@ -153,35 +155,42 @@ def _unknown(registry: Registry, key: str) -> bool:
     return SLUG.match(key) is not None and registry.lookup(key) is None
 
 
-def _add_to_registry(content_dir: Path, registry: Registry, key: str, ask: bool) -> None:
-    """On a terminal, offer to add `key` to its registry with both labels; otherwise (or when declined)
-    raise NewError with the YAML to add."""
-    close = difflib.get_close_matches(key, list(registry.labels), n=1)
-    what = f"{registry.item} {key!r}"
-    unknown = f"{what} is not in {registry.file}" + (f" (did you mean {close[0]!r}?)" if close else "")
+def _add_keys(checked: ContentCheck, path: Path, text: str, missing: dict[str, list[str]], ask: bool) -> None:
+    """Add the categories and tags the draft names that their registries do not have yet: once the draft is
+    valid otherwise, and only on a terminal, with both labels asked for; else raise NewError with the YAML to add."""
+    registries = {"categories": checked.categories, "tags": checked.tags}
+    with_keys = replace(checked, categories=checked.categories.with_keys(missing["categories"]),
+                        tags=checked.tags.with_keys(missing["tags"]))
+    _refuse(with_keys.draft_problems(path, text))
+    labels = {name: [_ask_label(registries[name], key, ask) for key in keys] for name, keys in missing.items() if keys}
+    texts = {}
+    for name, added in labels.items():
+        try:
+            texts[name] = text_with_entries(checked.content_dir, name, added)
+        except ValueError as err:
+            raise NewError(f"{registries[name].file} would not be valid: {err}") from None
+    for name, registry_text in texts.items():  # both files are valid before either is written
+        (checked.content_dir / f"{name}.yml").write_text(registry_text, encoding="utf-8")
+        for label in labels[name]:
+            print(f"added {registries[name].item} {label.key!r} to {registries[name].file}", file=sys.stderr)
+
+
+def _ask_label(registry: Registry, key: str, ask: bool) -> Label:
+    """On a terminal, the labels of a new key, if the contributor wants it; otherwise NewError with the YAML to add."""
+    close = difflib.get_close_matches(key, registry.keys(), n=1)
+    unknown = f"{registry.item} {key!r} is not in {registry.file}" + (f" (did you mean {close[0]!r}?)" if close else "")
+    suggested = key.replace("-", " ").capitalize()  # numerical-stability → Numerical stability
     if ask and input(f"{unknown}. Add it? / 添加？ [y/N]: ").strip().lower() in ("y", "yes", "是"):
         zh = input("  中文名 / Chinese label: ").strip()
-        suggested = _english_label(key)
-        en = input(f"  English label [{suggested}]: ").strip() or suggested
-        try:
-            add_entry(content_dir, registry.name, key, zh, en)
-        except ValueError as err:
-            raise NewError(f"{registry.file} would not be valid with {what}: {err}") from None
-        print(f"added {what} to {registry.file}", file=sys.stderr)
-        return
-    raise NewError(f"{unknown}; known: {', '.join(registry.keys())}. To add it, put these lines in {registry.file} "
-                   "(keys are in alphabetical order), write its Chinese label, then run `new` again:",
-                   paste=entry_yaml(key, "", _english_label(key)))
-
-
-def _english_label(key: str) -> str:
-    """A first guess at a key's English label: `numerical-stability` → `Numerical stability`."""
-    return key.replace("-", " ").capitalize()
+        return Label(key=key, zh=zh, en=input(f"  English label [{suggested}]: ").strip() or suggested)
+    raise NewError(f"{unknown}; known: {', '.join(registry.keys())}. To add it, put these lines in {registry.file}, "
+                   "write its Chinese label, then run `new` again:",
+                   paste=entry_yaml(Label(key=key, zh="", en=suggested)))
 
 
 def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[str], title_zh: str | None,
-             title_en: str | None, symptom: str | None = None) -> Path:
-    """Write content/entries/<record_id>.yml; raise NewError (writing nothing) when the validator refuses it."""
+             title_en: str | None, symptom: str | None) -> tuple[Path, str]:
+    """The file content/entries/<record_id>.yml and its text; NewError when the id is malformed or taken."""
     if not SLUG.match(record_id):  # before it goes into YAML and a file name
         raise NewError(slug_problem(record_id, "id"))
     path = checked.content_dir / "entries" / f"{record_id}.yml"
@@ -194,13 +203,20 @@ def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[st
         symptom=_quoted(symptom or f"{PLACEHOLDER}: paste the exact error message"), placeholder_url=PLACEHOLDER_URL,
         today=datetime.date.today().isoformat(),
     )
-    problems = checked.draft_problems(path, text)
-    if problems:
-        raise NewError("\n".join(f"{p.field}: {p.message}" for p in problems))  # as `check` names them
+    return path, text
+
+
+def write_scaffold(checked: ContentCheck, path: Path, text: str) -> None:
+    """Write the scaffold; NewError (writing nothing) when the validator refuses it."""
+    _refuse(checked.draft_problems(path, text))
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("x", encoding="utf-8") as out:  # "x": never overwrite, even in a race
         out.write(text)
-    return path
+
+
+def _refuse(problems: list) -> None:
+    if problems:
+        raise NewError("\n".join(f"{p.field}: {p.message}" for p in problems))  # as `check` names them
 
 
 def _quoted(text: str) -> str:

@@ -3,14 +3,14 @@
 Every record names keys of both, so one typo in a registry would make every record's keys
 "unknown". A registry with errors is therefore read as far as it goes: a record naming a key the
 file declares (or any key, when the file cannot be read at all) is not blamed for the file's
-errors; the registry's own errors say what to fix. `pitfalls new` adds keys here (`add_entry`).
+errors; the registry's own errors say what to fix. `pitfalls new` adds keys here (`text_with_entries`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -51,26 +51,32 @@ class Registry:
         the key, so that the record can still be checked for everything else; None when unknown."""
         if key in self.labels:
             return self.labels[key]
-        if self.leans_on(key):
-            return Label(key=key, zh=key, en=key)
-        return None
+        return _stand_in(key) if self.leans_on(key) else None
 
     def keys(self) -> list[str]:
         """The keys the file declares, as far as it could be read (for "known:" lists and "did you mean")."""
         return list(self.labels) or sorted(self.declared or ())
+
+    def with_keys(self, keys: list[str]) -> Registry:
+        """This registry as it will be once `keys` are added (with stand-in labels)."""
+        return replace(self, labels={**self.labels, **{key: _stand_in(key) for key in keys}})
 
     def leans_on(self, key: str) -> bool:
         """Whether `key` can only be checked once this file's errors are fixed."""
         return self.broken and key not in self.labels and (self.declared is None or key in self.declared)
 
 
+def _stand_in(key: str) -> Label:
+    return Label(key=key, zh=key, en=key)
+
+
 def read_registry(content_dir: Path, name: str) -> tuple[Registry, list[Problem]]:
     """content/<name>.yml and its problems."""
     path = content_dir / f"{name}.yml"
-    doc, problems = read_yaml(path, file_label(path, content_dir.parent))
+    label = file_label(path, content_dir.parent)
+    doc, problems = read_yaml(path, label)
     if doc is not None:
         problems = schema_problems(doc, "registry")
-    label = file_label(path, content_dir.parent)
     if doc is not None and not problems:
         labels = {key: Label(key=key, zh=value["zh"], en=value["en"]) for key, value in doc.data.items()}
         return Registry(name, label, labels, frozenset(labels), broken=False), []
@@ -78,9 +84,9 @@ def read_registry(content_dir: Path, name: str) -> tuple[Registry, list[Problem]
     return Registry(name, label, {}, declared, broken=True), problems
 
 
-def entry_yaml(key: str, zh: str, en: str) -> str:
-    """The lines that add `key` to a registry file."""
-    return f"{key}:\n  zh: {_scalar(zh)}\n  en: {_scalar(en)}\n"
+def entry_yaml(label: Label) -> str:
+    """The lines that add `label` to a registry file."""
+    return f"{label.key}:\n  zh: {_scalar(label.zh)}\n  en: {_scalar(label.en)}\n"
 
 
 def _scalar(text: str) -> str:
@@ -92,8 +98,8 @@ def _scalar(text: str) -> str:
     return text if plain else json.dumps(text, ensure_ascii=False)
 
 
-def with_entry(text: str, key: str, zh: str, en: str) -> str:
-    """Registry file `text` with `key` added: in its alphabetical place when the keys are in alphabetical
+def with_entry(text: str, label: Label) -> str:
+    """Registry file `text` with `label` added: in its alphabetical place when the keys are in alphabetical
     order (tags.yml), else at the end (the order of categories.yml is the site's navigation order)."""
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
@@ -102,17 +108,19 @@ def with_entry(text: str, key: str, zh: str, en: str) -> str:
     keys = [name for _, name in starts]
     position = len(lines)
     if keys == sorted(keys):
-        position = next((index for index, name in starts if name > key), position)
-    return "".join(lines[:position]) + entry_yaml(key, zh, en) + "".join(lines[position:])
+        position = next((index for index, name in starts if name > label.key), position)
+    return "".join(lines[:position]) + entry_yaml(label) + "".join(lines[position:])
 
 
-def add_entry(content_dir: Path, name: str, key: str, zh: str, en: str) -> None:
-    """Add `key` with its labels to content/<name>.yml; ValueError (nothing written) when the result would not be valid."""
+def text_with_entries(content_dir: Path, name: str, labels: list[Label]) -> str:
+    """The text content/<name>.yml would have with `labels` added; ValueError when it would not be valid."""
     path = content_dir / f"{name}.yml"
-    text = with_entry(path.read_text(encoding="utf-8"), key, zh, en)
+    text = path.read_text(encoding="utf-8")
+    for label in labels:
+        text = with_entry(text, label)
     doc, problems = read_yaml(path, file_label(path, content_dir.parent), text.encode("utf-8"))
     if doc is not None:
         problems = schema_problems(doc, "registry")
     if problems:
         raise ValueError("; ".join(f"{p.field or p.file}: {p.message}" for p in problems))
-    path.write_text(text, encoding="utf-8")
+    return text

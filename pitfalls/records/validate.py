@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ..text import Segmenter
@@ -71,6 +72,7 @@ class ContentCheck:
         """The content's segmenter, as far as the content could be read."""
         return content_segmenter(self.vocabulary or Vocabulary(), (*self.categories.labels.values(), *self.tags.labels.values()))
 
+    @cached_property
     def registry_files(self) -> tuple[str, ...]:
         """The files every record depends on or is searched with, as messages name them:
         content/categories.yml, content/tags.yml and content/synonyms.yml."""
@@ -78,7 +80,7 @@ class ContentCheck:
 
     def report_order(self, problem: Problem) -> tuple:
         """Sort key of problems: the registries' first (the records' errors may follow from them), then by file and position."""
-        return (problem.file not in self.registry_files(), problem.file, problem.line, problem.column,
+        return (problem.file not in self.registry_files, problem.file, problem.line, problem.column,
                 problem.severity, problem.field)
 
     def notes(self) -> dict[str, str]:

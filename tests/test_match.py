@@ -99,6 +99,26 @@ def test_a_traceback_finds_its_entry_first_with_the_line(log, entry, line_number
     assert first.line == log.splitlines()[line_number - 1]
 
 
+@pytest.mark.parametrize("line", [
+    "step 1200 | train_loss nan | grad_norm inf",  # the most common form, from the walk-through
+    "loss nan", "loss=nan", "{'loss': nan, 'grad_norm': 3.1}", "Loss: NaN", "train_loss nan", '"loss": NaN',
+    "loss inf", "loss=-inf", "{'loss': inf}", "Loss: Inf", "val_loss inf", "epoch 3 | loss = nan",
+])
+def test_a_nan_or_inf_loss_in_a_training_log_finds_loss_nan(line, seed_probes):
+    log = f"[2024-05-12 10:31:02] INFO rank0 lr=2.0e-05\n[2024-05-12 10:31:04] INFO {line}\n"
+    matches = matched(log, seed_probes)
+    assert [m.record.id for m in matches] == ["loss-nan"]
+    assert matches[0].hits[0].line_number == 2
+
+
+@pytest.mark.parametrize("line", [
+    "loss 2.3141", "loss of precision in fp16", "Loss in fine-tuning", "gloss: nan", "floss=nan", "loss nanny",
+    "loss: information", "loss infinite", "Loss: NaNs appear", "loss function nan", "no loss, nan here",
+])
+def test_ordinary_words_next_to_loss_are_not_a_nan_loss(line, seed_probes):
+    assert "loss-nan" not in [m.record.id for m in matched(line + "\n", seed_probes)]
+
+
 def test_varying_parts_match_through_placeholders(seed_probes):
     for pid, path, host in [("1", "/a.py", "10.0.0.1"), ("4194303", "/very/long/path/x.py", "gpu-node-17.lab.example")]:
         log = (f'  File "{path}", line 3, in <module>\nRuntimeError: DataLoader worker (pid {pid}) exited unexpectedly\n'
@@ -134,10 +154,11 @@ def test_nothing_matched_exits_1():
     assert done.stdout.strip() == "no entry matches (6 lines read)"
 
 
-def test_json_shape_language_from_locale_and_site_url(tmp_path):
+def test_json_shape_the_sites_default_language_and_site_url(tmp_path):
     log = tmp_path / "job.log"
     log.write_text(NOTHING + DATALOADER, encoding="utf-8")
-    env = {"PATH": "/usr/bin:/bin", "LANG": "zh_CN.UTF-8", "PITFALLS_SITE_URL": "https://kb.example.org/pitfalls/"}
+    # zh, the site's default, whatever the locale says
+    env = {"PATH": "/usr/bin:/bin", "LANG": "en_US.UTF-8", "PITFALLS_SITE_URL": "https://kb.example.org/pitfalls/"}
     done = subprocess.run([sys.executable, "-m", "pitfalls", "match", "--json", str(log)], capture_output=True,
                           text=True, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr

@@ -6,8 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
-from pitfalls.records.validate import ContentError, check_content, load_knowledge_base
+from pitfalls.records.model import Label
+from pitfalls.records.registries import entry_yaml, with_entry
+from pitfalls.records.validate import ContentError, check_content, inspect_content, load_knowledge_base
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 
@@ -45,9 +48,62 @@ def test_unknown_tag_and_category_name_the_file_the_field_and_the_value(content)
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("category: training", "category: trainning").replace("tags: [cuda, gpu-memory]", "tags: [cuda, gpu-mem]"), encoding="utf-8")
     assert errors(content) == [
-        "content/entries/gpu-oom.yml:3:11: category: unknown category 'trainning'; known: training, deployment (content/categories.yml)",
-        "content/entries/gpu-oom.yml:20:14: tags[1]: unknown tag 'gpu-mem' (did you mean 'gpu-memory'?); add it to content/tags.yml or use a known key",
+        "content/entries/gpu-oom.yml:3:11: category: unknown category 'trainning' (did you mean 'training'?); known: "
+        "training, deployment; a new one goes in content/categories.yml with a zh and an en label (CONTRIBUTING.md)",
+        "content/entries/gpu-oom.yml:20:14: tags[1]: unknown tag 'gpu-mem' (did you mean 'gpu-memory'?); add it to "
+        "content/tags.yml with a zh and an en label (CONTRIBUTING.md), or use a known key",
     ]
+
+
+# --- a broken registry: its own errors first, none that only follow from them ---
+
+
+def test_a_typo_in_tags_yml_gives_its_own_errors_first_and_no_cascade(content):
+    tags = content / "tags.yml"
+    tags.write_text(tags.read_text(encoding="utf-8").replace("cuda:\n  zh: CUDA\n  en: CUDA", "cuda:\n  zh: CUDA\n  eng: CUDA"),
+                    encoding="utf-8")
+    checked = inspect_content(content)
+    assert [str(p) for p in checked.problems if p.severity == "error"] == [
+        "content/tags.yml:2:3: cuda: 'en' is required",
+        "content/tags.yml:3:3: cuda.eng: unknown field 'eng' (did you mean 'en'?); allowed: zh, en",
+    ]
+    assert checked.notes() == {"content/tags.yml": "note: content/tags.yml has errors, so the tags named by 2 record(s) "
+                                                   "were not checked; fix it first, then check again"}
+    with pytest.raises(ContentError) as err:
+        load_knowledge_base(content)
+    assert str(err.value).splitlines()[1:] == [
+        "content/tags.yml:2:3: cuda: 'en' is required",
+        "content/tags.yml:3:3: cuda.eng: unknown field 'eng' (did you mean 'en'?); allowed: zh, en",
+        "note: content/tags.yml has errors, so the tags named by 2 record(s) were not checked; fix it first, then check again",
+    ]
+
+
+def test_a_broken_registry_still_lets_every_other_error_through(content):
+    """Only what follows from the registry is left out: a key it does not declare at all, and errors
+    unrelated to it, are still reported (records build with stand-in labels, so links are checked too)."""
+    (content / "categories.yml").write_text("training: [\n", encoding="utf-8")  # not even YAML
+    tags = content / "tags.yml"
+    tags.write_text(tags.read_text(encoding="utf-8").replace("  en: Docker\n", ""), encoding="utf-8")
+    gpu_oom = content / "entries" / "gpu-oom.yml"
+    gpu_oom.write_text(gpu_oom.read_text(encoding="utf-8").replace("tags: [cuda, gpu-memory]", "tags: [cuda, gpu-mem]"),
+                       encoding="utf-8")
+    docker = content / "entries" / "docker-no-gpu.yml"  # uses the broken `docker` tag and category `deployment`
+    docker.write_text(docker.read_text(encoding="utf-8") + "related: [gpu-om]\n", encoding="utf-8")
+    found = errors(content)
+    assert [line.split(": ")[0] for line in found] == [
+        "content/categories.yml:2:1", "content/tags.yml:8:3",  # the registries first
+        "content/entries/docker-no-gpu.yml:13:11", "content/entries/gpu-oom.yml:20:14",
+    ]
+    assert "no entry has id 'gpu-om' (did you mean 'gpu-oom'?)" in found[2]
+    assert "unknown tag 'gpu-mem' (did you mean 'gpu-memory'?)" in found[3]  # not declared in tags.yml at all
+    assert set(inspect_content(content).notes()) == {"content/categories.yml", "content/tags.yml"}
+
+
+def test_related_naming_a_record_with_its_own_error_is_not_another_error(content):
+    docker = content / "entries" / "docker-no-gpu.yml"
+    docker.write_text(docker.read_text(encoding="utf-8").replace("category: deployment", "category: deploy"), encoding="utf-8")
+    assert "related: [docker-no-gpu]" in (content / "entries" / "gpu-oom.yml").read_text(encoding="utf-8")
+    assert [line.split(": ")[1] for line in errors(content)] == ["category"]
 
 
 def test_schema_errors_of_all_files_are_collected(content):
@@ -90,3 +146,13 @@ def test_load_raises_content_error_listing_every_problem(content):
     with pytest.raises(ContentError) as err:
         load_knowledge_base(content)
     assert "content/tags.yml:1:7: cuda: 'en' is required" in str(err.value)
+
+
+def test_a_key_added_to_an_alphabetical_registry_goes_in_its_place_and_reads_back():
+    text = (Path(__file__).resolve().parent.parent / "content" / "tags.yml").read_text(encoding="utf-8")
+    label = Label(key="mps", zh="yes", en="Apple GPU: MPS")  # labels YAML would misread unquoted
+    added = with_entry(text, label)
+    keys = [line[:-1] for line in added.splitlines() if line[:1].isalpha()]
+    assert keys == sorted(keys) and keys.count("mps") == 1
+    assert yaml.safe_load(added)["mps"] == {"zh": "yes", "en": "Apple GPU: MPS"}
+    assert added.replace(entry_yaml(label), "") == text

@@ -11,15 +11,19 @@ makes an entry less useful:
   as a verbatim error message on both language sites, so it should be one: it is flagged
   when it contains Chinese characters (tool messages are English; a description in Chinese
   belongs in {zh, en}) or names no error (none of ERROR_WORDS);
-- no `last_verified` date;
-- placeholder text left from `python -m pitfalls new`;
-- for a new record, existing entries that are probably the same pitfall (pitfalls/similar.py).
+- no `last_verified` date: in full for the records someone is working on (named as FILES, or
+  changed: differing from git HEAD, or changed since `--new-since REF`), one summary line for the
+  others unless `--verbose`;
+- placeholder text left from `python -m pitfalls new`, and reference URLs on a domain reserved
+  for examples (RFC 2606), such as the scaffold's `https://example.com/`;
+- for a new record, existing entries that are probably the same pitfall (records/duplicates.py).
   New means: not in git HEAD (a file you have not committed yet), or, with `--new-since REF`,
   added since REF (`git diff --diff-filter=A REF...HEAD`; the pull-request workflow passes
   the base branch). Outside a git checkout no record is new.
 
-Each problem prints as `file:line:column: field: message`; under GitHub Actions
-(GITHUB_ACTIONS=true) also as an `::error`/`::warning` annotation on that line.
+Each problem prints as `file:line:column: field: message`, the registries' first; under GitHub
+Actions (GITHUB_ACTIONS=true) also as an `::error`/`::warning` annotation on that line. Checks
+that a registry's errors kept from running are left out, with one note line per registry.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..git import git
 from ..pages.translations import coverage_report
@@ -38,7 +43,7 @@ from ..records.schema import file_label
 from ..records.validate import ContentCheck, inspect_content
 from ..settings import CONTENT_DIR
 from ..text import HAN_CHARACTER
-from .new import PLACEHOLDER
+from .new import PLACEHOLDER, PLACEHOLDER_URL
 
 ERROR_WORDS = re.compile(
     r"error|exception|traceback|fail|fatal|denied|refused|not found|no such|cannot|can't|could not|unable"
@@ -48,6 +53,8 @@ ERROR_WORDS = re.compile(
     re.IGNORECASE,
 )
 """Words and shapes an error message contains (or `program: message`): what tells a message from a description."""
+EXAMPLE_DOMAINS = ("example.com", "example.net", "example.org", "example", "invalid", "test")
+"""Domains reserved for examples and tests (RFC 2606): a link to one is never a real page."""
 _TEXT_FIELDS = ("title", "quick_fix", "cause", "verification")
 _LANGUAGE_NAMES = {"zh": "Chinese (zh)", "en": "English (en)"}
 
@@ -58,42 +65,71 @@ def register(commands) -> None:
         description="校验条目：模式、跨条目规则和写作建议 / validate records: schema, rules across records, and "
                     "advice (warnings). Prints file:line:column: field: message; exits 1 on errors.")
     parser.add_argument("files", nargs="*", type=Path, metavar="FILES",
-                        help="report only these files; all records are still checked together and the exit "
-                             "status counts errors anywhere (naming categories.yml or tags.yml reports everything)")
+                        help="report only these files and the registries they depend on (categories.yml, tags.yml); "
+                             "all records are still checked together and the exit status counts errors anywhere")
     parser.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     parser.add_argument("--new-since", metavar="REF",
-                        help="records added since this git ref count as new (similar-entry warnings)")
+                        help="records added since this git ref count as new (similar-entry warnings), and those "
+                             "changed since it as being worked on (every warning in full)")
     parser.add_argument("--translations", action="store_true", help="also print translation coverage / 翻译覆盖率")
+    parser.add_argument("--verbose", action="store_true",
+                        help="list every warning; without it, records nobody changed get one summary line for a "
+                             "missing last_verified")
     parser.set_defaults(run=_run)
 
 
 def _run(args) -> int:
     checked = inspect_content(args.content)
-    problems = checked.problems + advice(checked, new_records(checked, args.new_since))
-    errors = sum(p.severity == "error" for p in problems)
-    wanted = _reported_files(args.files, args.content)
+    named = {file_label(f, args.content.parent) for f in args.files}
+    added, changed = record_changes(checked, args.new_since)
+    problems = checked.problems + advice(checked, added)
+    errors = [p for p in problems if p.severity == "error"]
+    wanted = _reported_files(named, checked)
     if wanted is not None:
         problems = [p for p in problems if p.file in wanted]
-    problems.sort(key=lambda p: (p.file, p.line, p.column, p.severity, p.field))
+    # a missing date is worth a line per record only where someone is working
+    unverified = set() if args.verbose else {p for p in problems if _is_unverified(p) and p.file not in named | changed}
+    problems = sorted((p for p in problems if p not in unverified), key=checked.report_order)
+    notes = [note for registry, note in checked.notes().items() if wanted is None or registry in wanted]
+    registries = checked.registry_files
     annotate = os.environ.get("GITHUB_ACTIONS") == "true"
-    for problem in problems:
-        print(f"{problem}" if problem.severity == "error" else f"{problem} (warning)")
-        if annotate:
-            print(annotation(problem))
+    for problem in [p for p in problems if p.file in registries]:
+        _print_problem(problem, annotate)
+    for note in notes:  # what the registries' errors kept from being checked, right after them
+        print(note)
+    for problem in [p for p in problems if p.file not in registries]:
+        _print_problem(problem, annotate)
     if args.translations:
         print(coverage_report(checked.records))
     shown_errors = sum(p.severity == "error" for p in problems)
     print(f"{shown_errors} error(s), {len(problems) - shown_errors} warning(s)", file=sys.stderr)
-    if errors > shown_errors:  # a named file can break another (a removed id named in `related`)
-        print(f"{errors - shown_errors} more error(s) in other files: run `check` without FILES", file=sys.stderr)
+    if unverified:
+        print(f"{len(unverified)} unchanged record(s) have no last_verified date (--verbose lists them)", file=sys.stderr)
+    hidden = sorted({p.file for p in errors} - {p.file for p in problems})
+    if hidden:  # a named file can break another (a removed id named in `related`)
+        shown = ", ".join(hidden[:3]) + (", …" if len(hidden) > 3 else "")
+        print(f"{len(errors) - shown_errors} more error(s) in {len(hidden)} other file(s) ({shown}): "
+              "run `check` without FILES", file=sys.stderr)
     return 1 if errors else 0
 
 
-def _reported_files(files: list[Path], content: Path) -> set[str] | None:
-    """Labels of the files whose problems are reported, or None for all."""
-    if not files or any(f.name in ("categories.yml", "tags.yml") for f in files):
+def _reported_files(named: set[str], checked: ContentCheck) -> set[str] | None:
+    """Labels of the files whose problems are reported: the named ones and the registries a named
+    record depends on; None (all) when none are named."""
+    if not named:
         return None
-    return {file_label(f, content.parent) for f in files}
+    records_named = named - set(checked.registry_files)
+    return named | ({checked.categories.file, checked.tags.file} if records_named else set())
+
+
+def _is_unverified(problem: Problem) -> bool:
+    return problem.field == "last_verified" and problem.severity == "warning"
+
+
+def _print_problem(problem: Problem, annotate: bool) -> None:
+    print(f"{problem}" if problem.severity == "error" else f"{problem} (warning)")
+    if annotate:
+        print(annotation(problem))
 
 
 def annotation(problem: Problem) -> str:
@@ -119,7 +155,7 @@ def advice(checked: ContentCheck, new: set[str]) -> list[Problem]:
         warnings += record_advice(doc)
     if new:
         cutter = checked.segmenter()
-        existing = existing_entries(checked.documents, cutter)
+        existing = existing_entries(checked, cutter)
         for label in sorted(new & checked.documents.keys()):
             doc = checked.documents[label]
             for match in matches(fingerprint(label, doc.data, cutter), existing):
@@ -158,7 +194,17 @@ def record_advice(doc: YamlDocument) -> list[Problem]:
     for path, value in _strings(data, ()):
         if PLACEHOLDER in value:
             warnings.append(_warning(doc, path, f"placeholder {PLACEHOLDER!r} left from `new`: write the real text"))
+    for index, reference in enumerate(data.get("references", [])):
+        if _is_example_url(reference["url"]):
+            left = " left from `new`" if reference["url"] == PLACEHOLDER_URL else ""
+            warnings.append(_warning(doc, ("references", index, "url"), f"placeholder URL {reference['url']!r}{left}: "
+                                     "link the page you mean, or delete the reference"))
     return warnings
+
+
+def _is_example_url(url: str) -> bool:
+    host = (urlsplit(url).hostname or "").rstrip(".")
+    return any(host == domain or host.endswith("." + domain) for domain in EXAMPLE_DOMAINS)
 
 
 def _strings(value: object, path: tuple):
@@ -173,23 +219,28 @@ def _strings(value: object, path: tuple):
             yield from _strings(item, path + (index,))
 
 
-def new_records(checked: ContentCheck, since: str | None) -> set[str]:
-    """Labels of the record files that are new: not in git HEAD, or added since `since`."""
+def record_changes(checked: ContentCheck, since: str | None) -> tuple[set[str], set[str]]:
+    """Labels of the record files that are new (not in git HEAD, or added since `since`) and of those
+    that are new or changed (differ from HEAD, or changed since `since`). Outside git, none."""
     labels = {doc.path.resolve(): label for label, doc in checked.documents.items()}
     if not labels:
-        return set()
+        return set(), set()
     folder = next(iter(labels)).parent
     top = git(folder, "rev-parse", "--show-toplevel")
     if top is None:
-        return set()
+        return set(), set()
     top_dir = Path(top.strip())
-    in_head = git(folder, "ls-tree", "-r", "--name-only", "--full-tree", "HEAD")
-    known = {(top_dir / name).resolve() for name in (in_head or "").splitlines()}
-    new = {path for path in labels if path not in known}
-    if since:
-        added = git(folder, "diff", "--name-only", "--diff-filter=A", f"{since}...HEAD")
-        if added is None:
-            raise SystemExit(f"check: cannot compare with git ref {since!r} (is it fetched?)")
-        new |= {(top_dir / name).resolve() for name in added.splitlines()} & labels.keys()
-    return {labels[path] for path in new}
 
+    def paths(names: str | None) -> set[Path]:  # git names files from the top of the checkout
+        return {(top_dir / name).resolve() for name in (names or "").splitlines()}
+
+    added = labels.keys() - paths(git(folder, "ls-tree", "-r", "--name-only", "--full-tree", "HEAD"))
+    changed = added | paths(git(folder, "diff", "--name-only", "HEAD"))
+    if since:
+        since_added = git(folder, "diff", "--name-only", "--diff-filter=A", f"{since}...HEAD")
+        since_changed = git(folder, "diff", "--name-only", f"{since}...HEAD")
+        if since_added is None or since_changed is None:
+            raise SystemExit(f"check: cannot compare with git ref {since!r} (is it fetched?)")
+        added |= paths(since_added)
+        changed |= paths(since_changed)
+    return {labels[p] for p in added & labels.keys()}, {labels[p] for p in changed & labels.keys()}

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -95,7 +94,7 @@ def probes(base: KnowledgeBase) -> list[Probe]:
     for record in base.records:
         for signature in record.signatures:
             found.append(Probe(record, signature.kind, signature.text, re.compile(signature.pattern),
-                               signature.specificity, anchor(signature.pattern)))
+                               signature.specificity, signature.anchor))
         for symptom in record.symptoms:
             text = symptom.text.get(LANGUAGES[0])
             literal = len("".join(text.split()))
@@ -166,15 +165,6 @@ def _line_end(chunk: str, position: int) -> int:
     return len(chunk) if end < 0 else end + 1
 
 
-def default_language() -> str:
-    """The language of the locale: LC_ALL, else LC_MESSAGES, else LANG (POSIX order); zh* → zh, else en."""
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(name)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
-
-
 def report(matches: list[EntryMatch], lines: int, lang: str, root: str) -> dict:
     """The result as plain data: what `--json` prints (docs/SIGNATURES.md)."""
     return {
@@ -222,8 +212,8 @@ def format_text(result: dict) -> str:
 def register(commands) -> None:
     match = commands.add_parser("match", help="从日志或报错找条目 / the entries whose error a log or traceback shows")
     match.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="log or traceback to read (default: - = stdin)")
-    match.add_argument("--lang", choices=LANGUAGES, default=None,
-                       help="language of titles and URLs (default: from the locale, zh* → zh, else en)")
+    match.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
+                       help="language of titles and URLs (default: %(default)s, the site's default)")
     match.add_argument("--json", action="store_true", help="print the result as JSON")
     match.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     match.add_argument("--site-url", default=site_root(), help="public root URL of the printed links (default: %(default)s)")
@@ -231,7 +221,6 @@ def register(commands) -> None:
 
 
 def _match(args) -> int:
-    lang = args.lang or default_language()
     try:
         base = load_knowledge_base(args.content)
     except ContentError as err:
@@ -247,7 +236,7 @@ def _match(args) -> int:
         return 2
     with stream:
         matches, lines = scan(stream, probes(base))
-    result = report(matches, lines, lang, site_root(args.site_url))
+    result = report(matches, lines, args.lang, site_root(args.site_url))
     try:
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else format_text(result))
     except BrokenPipeError:  # `match log | head`: the reader has what it wanted

@@ -14,8 +14,9 @@ from ..settings import CONTENT_DIR
 def register(commands) -> None:
     parser = commands.add_parser("similar", help="查找可能重复的条目 / name existing entries that are probably the same pitfall as FILE",
                                  description="列出与 FILE 可能是同一个坑的已有条目 / name existing entries that are "
-                                             "probably the same pitfall as FILE (shared error message, or jieba token "
-                                             f"overlap of title and symptoms ≥ {THRESHOLD}).")
+                                             "probably the same pitfall as FILE (its error message contains theirs or "
+                                             "matches their signatures, or jieba token overlap of title and symptoms "
+                                             f"≥ {THRESHOLD}).")
     parser.add_argument("file", type=Path, metavar="FILE", help="a record, e.g. a draft made with `new`")
     parser.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     parser.add_argument("--threshold", type=float, default=THRESHOLD, help="token overlap to report (default: %(default)s)")
@@ -31,7 +32,7 @@ def _run(args) -> int:
     checked = inspect_content(args.content)
     cutter = checked.segmenter()
     draft = fingerprint(source_label(args.file, checked.documents), doc.data, cutter)
-    found = matches(draft, existing_entries(checked.documents, cutter), args.threshold)
+    found = matches(draft, existing_entries(checked, cutter), args.threshold)
     for match in found:
         print(match.describe())
     print(f"{len(found)} similar entr{'y' if len(found) == 1 else 'ies'} / 相似条目 {len(found)} 条", file=sys.stderr)

@@ -84,6 +84,9 @@ class Signature:
     """The regular expression searched in each log line: the exact text with its placeholders expanded, or the regex."""
     specificity: int
     """How many literal characters every match contains; more specific signatures rank first."""
+    anchor: str | None
+    """The longest literal text every match contains (case-sensitive): a plain substring search for it
+    finds every line the pattern can match. None when there is no such run of 3 characters."""
 
 
 @dataclass(frozen=True)

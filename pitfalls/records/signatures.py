@@ -84,14 +84,18 @@ def compile_signature(kind: str, text: str) -> Signature:
     if literals < MIN_LITERAL_CHARS:
         raise ValueError(f"requires only {literals} literal character(s); at least {MIN_LITERAL_CHARS} "
                          "are needed so that it does not match unrelated lines")
-    return Signature(kind=kind, text=text, pattern=pattern, specificity=literals)
+    return Signature(kind=kind, text=text, pattern=pattern, specificity=literals, anchor=_tree_anchor(tree))
 
 
 def anchor(pattern: str) -> str | None:
     """The longest run of literal characters that every match of `pattern` contains, matched
     case-sensitively: a plain substring search for it finds every line the pattern can match.
     None when the run is shorter than 3 characters (the pattern must then be searched itself)."""
-    items = list(sre_parse.parse(pattern))
+    return _tree_anchor(sre_parse.parse(pattern))
+
+
+def _tree_anchor(tree: sre_parse.SubPattern) -> str | None:
+    items = list(tree)
     while len(items) == 1 and items[0][0] == sre.SUBPATTERN and not items[0][1][1] & re.IGNORECASE:
         items = list(items[0][1][3])
     best = run = ""

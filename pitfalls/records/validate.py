@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ..text import Segmenter
 from .load import Problem, YamlDocument, field_name, read_yaml
-from .model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text, Vocabulary, content_segmenter
+from .model import KnowledgeBase, Record, Reference, Step, Symptom, Text, Vocabulary, content_segmenter
+from .registries import REGISTRY_NAMES, Registry, read_registry
 from .schema import SLUG, file_label, read_valid, schema_problems, slug_problem
 from .signatures import compile_signature
+from .vocabulary import FILE_NAME as VOCABULARY_FILE
 from .vocabulary import read_vocabulary
 
 RESERVED_IDS = frozenset({"assets", "categories", "search", "tags", "translations", "404"})
@@ -19,20 +22,20 @@ RESERVED_IDS = frozenset({"assets", "categories", "search", "tags", "translation
 
 
 class ContentError(Exception):
-    """The content has errors; `problems` says which, where."""
+    """The content has errors; `problems` says which, where, and `notes` what was not checked because of them."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], notes: tuple[str, ...] = ()):
         self.problems = problems
-        super().__init__(f"the content has {len(problems)} error(s):\n" + "\n".join(str(p) for p in problems))
+        super().__init__(f"the content has {len(problems)} error(s):\n" + "\n".join([*map(str, problems), *notes]))
 
 
 def load_knowledge_base(content_dir: Path) -> KnowledgeBase:
     """Read, validate and cross-check everything under `content_dir`; raise ContentError on any error."""
-    base, problems = check_content(content_dir)
-    errors = [p for p in problems if p.severity == "error"]
+    result = inspect_content(content_dir)
+    errors = [p for p in result.problems if p.severity == "error"]
     if errors:
-        raise ContentError(errors)
-    return base
+        raise ContentError(errors, tuple(result.notes().values()))
+    return result.base
 
 
 def check_content(content_dir: Path) -> tuple[KnowledgeBase | None, list[Problem]]:
@@ -48,7 +51,7 @@ class ContentCheck:
     base: KnowledgeBase | None
     """The knowledge base, or None when any error was found."""
     problems: list[Problem]
-    """Every problem, sorted by file and position."""
+    """Every problem, in report order (`report_order`): the registries' first."""
     records: list[Record]
     """Every record that built, even when other files have errors."""
     documents: dict[str, YamlDocument]
@@ -57,14 +60,34 @@ class ContentCheck:
     """The search vocabulary, or None when content/synonyms.yml has errors."""
     content_dir: Path
     """The content folder that was checked."""
-    categories: dict[str, Label]
-    """The categories that could be read, by key."""
-    tags: dict[str, Label]
-    """The tags that could be read, by key."""
+    categories: Registry
+    """content/categories.yml, as far as it could be read."""
+    tags: Registry
+    """content/tags.yml, as far as it could be read."""
+    unchecked: dict[str, list[str]]
+    """A registry file with errors → the records whose keys of it could not be checked (their
+    errors would only follow from the registry's)."""
 
     def segmenter(self) -> Segmenter:
         """The content's segmenter, as far as the content could be read."""
-        return content_segmenter(self.vocabulary or Vocabulary(), (*self.categories.values(), *self.tags.values()))
+        return content_segmenter(self.vocabulary or Vocabulary(), (*self.categories.labels.values(), *self.tags.labels.values()))
+
+    @cached_property
+    def registry_files(self) -> tuple[str, ...]:
+        """The files every record depends on or is searched with, as messages name them:
+        content/categories.yml, content/tags.yml and content/synonyms.yml."""
+        return self.categories.file, self.tags.file, file_label(self.content_dir / VOCABULARY_FILE, self.content_dir.parent)
+
+    def report_order(self, problem: Problem) -> tuple:
+        """Sort key of problems: the registries' first (the records' errors may follow from them), then by file and position."""
+        return (problem.file not in self.registry_files, problem.file, problem.line, problem.column,
+                problem.severity, problem.field)
+
+    def notes(self) -> dict[str, str]:
+        """Registry file with errors → one line saying what was not checked because of them."""
+        return {registry.file: f"note: {registry.file} has errors, so the {registry.name} named by "
+                               f"{len(self.unchecked[registry.file])} record(s) were not checked; fix it first, then check again"
+                for registry in (self.categories, self.tags) if registry.file in self.unchecked}
 
     def draft_problems(self, path: Path, text: str) -> list[Problem]:
         """The errors a record file at `path` holding `text` would have among this content
@@ -88,11 +111,12 @@ def inspect_content(content_dir: Path) -> ContentCheck:
     root = content_dir.parent
     problems: list[Problem] = []
     documents: dict[str, YamlDocument] = {}
-    registries = {}
-    for name in ("categories", "tags"):
-        doc, found = read_valid(content_dir / f"{name}.yml", root, "registry")
+    registries: dict[str, Registry] = {}
+    for name in REGISTRY_NAMES:
+        registries[name], found = read_registry(content_dir, name)
         problems += found
-        registries[name] = _labels(doc.data) if doc else {}
+    categories, tags = registries["categories"], registries["tags"]
+    unchecked: dict[str, list[str]] = {}
 
     records: list[Record] = []
     for path in sorted((content_dir / "entries").glob("*")):
@@ -112,7 +136,10 @@ def inspect_content(content_dir: Path) -> ContentCheck:
             problems += found
             if doc is not None:
                 documents[doc.label] = doc
-                record, found = _build_record(doc, registries["categories"], registries["tags"])
+                for registry, keys in ((categories, [doc.data["category"]]), (tags, doc.data["tags"])):
+                    if any(registry.leans_on(key) for key in keys):
+                        unchecked.setdefault(registry.file, []).append(doc.label)
+                record, found = _build_record(doc, categories, tags)
                 problems += found
                 if record is not None:
                     records.append(record)
@@ -120,26 +147,22 @@ def inspect_content(content_dir: Path) -> ContentCheck:
     problems += _check_links(records, documents)
     vocabulary, found = read_vocabulary(content_dir)
     problems += found
-    problems.sort(key=lambda p: (p.file, p.line, p.column, p.field))
-    base = None
+    checked = ContentCheck(None, problems, records, documents, vocabulary, content_dir, categories, tags, unchecked)
+    problems.sort(key=checked.report_order)
     if not any(p.severity == "error" for p in problems):
-        base = KnowledgeBase(
+        checked.base = KnowledgeBase(
             records=tuple(sorted(records, key=lambda r: r.id)),
-            categories=tuple(registries["categories"].values()),
-            tags=tuple(registries["tags"].values()),
+            categories=tuple(categories.labels.values()),
+            tags=tuple(tags.labels.values()),
             vocabulary=vocabulary,
             content_dir=content_dir,
         )
-    return ContentCheck(base, problems, records, documents, vocabulary, content_dir,
-                        registries["categories"], registries["tags"])
+    return checked
 
 
-def _labels(data: dict) -> dict[str, Label]:
-    return {key: Label(key=key, zh=value["zh"], en=value["en"]) for key, value in data.items()}
-
-
-def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[str, Label]) -> tuple[Record | None, list[Problem]]:
-    """The typed record for a schema-valid document, or the registry/file-name problems that stop it."""
+def _build_record(doc: YamlDocument, categories: Registry, tags: Registry) -> tuple[Record | None, list[Problem]]:
+    """The typed record for a schema-valid document, or the registry/file-name problems that stop it.
+    A key that only a registry's own errors keep from being checked gets a stand-in label."""
     data, problems = doc.data, []
 
     def problem(path: tuple, message: str) -> None:
@@ -149,13 +172,15 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
         problem(("id",), f"id {data['id']!r} differs from the file name {doc.path.name!r}; they must match")
     if data["id"] in RESERVED_IDS:
         problem(("id",), f"id {data['id']!r} is reserved for a site page")
-    if data["category"] not in categories:
-        problem(("category",), f"unknown category {data['category']!r}; known: {', '.join(categories)} (content/categories.yml)")
+    category = categories.lookup(data["category"])
+    if category is None:
+        problem(("category",), f"unknown category {data['category']!r}{_did_you_mean(data['category'], categories)}; "
+                               f"known: {', '.join(categories.keys())}; a new one goes in {categories.file} with a zh "
+                               "and an en label (CONTRIBUTING.md)")
     for index, tag in enumerate(data["tags"]):
-        if tag not in tags:
-            close = difflib.get_close_matches(tag, list(tags), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            problem(("tags", index), f"unknown tag {tag!r}{hint}; add it to content/tags.yml or use a known key")
+        if tags.lookup(tag) is None:
+            problem(("tags", index), f"unknown tag {tag!r}{_did_you_mean(tag, tags)}; add it to {tags.file} with a zh "
+                                     "and an en label (CONTRIBUTING.md), or use a known key")
     signatures = []
     for index, item in enumerate(data.get("signatures", [])):
         (kind, text), = item.items()
@@ -172,12 +197,12 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
     record = Record(
         id=data["id"],
         source=doc.label,
-        category=categories[data["category"]],
+        category=category,
         title=Text.from_data(data["title"]),
         quick_fix=Text.from_data(data["quick_fix"]),
         symptoms=tuple(Symptom(Text.from_data(s), verbatim=isinstance(s, str)) for s in data["symptoms"]),
         steps=tuple(step(s) for s in data["steps"]),
-        tags=tuple(tags[t] for t in data["tags"]),
+        tags=tuple(tags.lookup(t) for t in data["tags"]),
         cause=Text.from_data(data["cause"]) if "cause" in data else None,
         environment=dict(data.get("environment", {})),
         verification=step(data["verification"]) if "verification" in data else None,
@@ -188,6 +213,11 @@ def _build_record(doc: YamlDocument, categories: dict[str, Label], tags: dict[st
         signatures=tuple(signatures),
     )
     return record, []
+
+
+def _did_you_mean(key: str, registry: Registry) -> str:
+    close = difflib.get_close_matches(key, registry.keys(), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _check_links(records: list[Record], documents: dict[str, YamlDocument], newcomer: Record | None = None) -> list[Problem]:
@@ -215,7 +245,8 @@ def _check_links(records: list[Record], documents: dict[str, YamlDocument], newc
         elif slug in RESERVED_IDS and what == "alias":
             problem(record, path, f"alias {slug!r} is reserved for a site page")
         owners.setdefault(slug, record)
-    ids = {r.id for r in records}
+    # a record that did not build has its own error; naming it in `related` is not another one
+    ids = {r.id for r in records} | {doc.data["id"] for doc in documents.values()}
     for record in records:
         for index, related in enumerate(record.related):
             if related == record.id:

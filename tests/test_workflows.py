@@ -86,6 +86,8 @@ def test_every_command_a_workflow_runs_exists(workflow):
                 assert (ROOT / words[words.index("-r") + 1]).is_file()
             elif words[:3] == ["python", "-m", "pytest"]:
                 assert (ROOT / "pytest.ini").is_file() and "pytest==" in (ROOT / "requirements.txt").read_text()
+            elif words[:2] == ["npm", "ci"]:
+                assert (ROOT / "package.json").is_file() and (ROOT / "package-lock.json").is_file()
             elif words[:1] == ["make"]:
                 assert set(w for w in words[1:] if not w.startswith("-")) <= make_targets(), words
     assert seen_pitfalls, f"{workflow.name} runs no `python -m pitfalls` command"
@@ -164,7 +166,7 @@ def test_pull_request_workflow_runs_every_check():
     assert "pull_request" in data[True]  # YAML 1.1 reads the key `on` as true
     lines = " ".join(run_lines(ROOT / ".github/workflows/pr.yml"))
     for command in ("python -m pitfalls check", "python -m pitfalls build", "python -m pitfalls linkcheck site",
-                    "python -m pytest"):
+                    "npm ci", "python -m pytest"):
         assert command in lines
     setup = next(s for s in data["jobs"]["check"]["steps"] if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"] == {"python-version": "3.11", "cache": "pip", "cache-dependency-path": "requirements.txt"}

@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.package-lock.json
 
-.PHONY: serve test test-unit lint build check system-packages dist bench-search bench-build clean
+.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,12 +22,19 @@ build: $(STAMP)  ## set up, then build both languages into site/
 check: $(STAMP)  ## validate every record
 	$(VENV)/bin/pitfalls check
 
-system-packages:  ## Debian's chromium (browser tests; Playwright's own download does not work here), nginx (tests/test_nginx.py) and nodejs (`pitfalls search` runs the site's engine), when missing
+system-packages:  ## Debian's chromium (browser tests; Playwright's own download does not work here), nginx (tests/test_nginx.py), nodejs (`pitfalls search` runs the site's engine) and npm (installs axe-core), when missing
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx"; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then echo "apt-get install$$missing"; apt-get update -qq && apt-get install -y -qq $$missing >/dev/null; fi
+
+$(NODE_STAMP): package.json package-lock.json | system-packages
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+node-packages: $(NODE_STAMP)  ## the npm packages of package-lock.json: axe-core, for tests/test_a11y.py
 
 bench-search: $(STAMP) system-packages  ## our search vs stock Material search: quality, speed (via nginx and http.server), bytes, build time
 	$(PY) -m bench.bench_search
@@ -37,7 +45,7 @@ bench-build: $(STAMP)  ## build time and memory at 1,000 and 5,000 records vs pl
 dist: $(STAMP)  ## build, then pack the site into dist/pitfall-guide-site.tar.gz (same commit, same bytes)
 	$(VENV)/bin/pitfalls dist
 
-test: $(STAMP) system-packages lint  ## set up, then lint and run every test (unit, site builds, browser)
+test: $(STAMP) system-packages $(NODE_STAMP) lint  ## set up, then lint and run every test (unit, site builds, browser)
 	$(PY) -m pytest
 
 test-unit: $(STAMP)  ## the quick layer: tests that build no site and start no browser
@@ -47,4 +55,4 @@ lint: $(STAMP)  ## ruff, configured in pyproject.toml
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf site .site-* dist $(VENV)
+	rm -rf site .site-* dist $(VENV) node_modules

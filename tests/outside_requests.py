@@ -44,10 +44,11 @@ def _origin(url: str) -> tuple[str, str]:
 
 
 @contextmanager
-def offline_page(browser, base_url: str) -> Iterator[Visit]:
-    """A fresh browser context whose only reachable host is the one serving `base_url`."""
+def offline_page(browser, base_url: str, **context_options) -> Iterator[Visit]:
+    """A fresh browser context (Playwright's `context_options`, e.g. viewport) whose only reachable host
+    is the one serving `base_url`."""
     site = _origin(base_url)
-    context = browser.new_context()
+    context = browser.new_context(**context_options)
     visit = Visit(context.new_page())
 
     def route(route) -> None:

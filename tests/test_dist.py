@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import ROOT
 from outside_requests import offline_page
-
 from pitfalls.commands.dist import TOP_FOLDER
 
 

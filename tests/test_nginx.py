@@ -9,10 +9,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from conftest import FIXTURES, build_fixture_site
 from helpers.local_nginx import NginxError, serve_with_nginx
 from outside_requests import offline_page
-
 from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
 

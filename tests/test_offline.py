@@ -7,9 +7,9 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+
 from conftest import ROOT
 from outside_requests import offline_page
-
 from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from conftest import FIXTURES
-
 from pitfalls.pages.render import SiteRenderer, block_markup, inline_markup, markdown_text, plain_text
 from pitfalls.records.validate import load_knowledge_base
 
@@ -15,7 +14,8 @@ def test_renderer_makes_every_page_of_a_language():
         "tags/cuda.md", "tags/gpu-memory.md", "tags/docker.md",
         "docker-no-gpu.md", "gpu-oom.md", "cuda-oom-old/index.html"]
     entry = next(p for p in pages if p.src_uri == "gpu-oom.md")
-    assert entry.title == "显存不足" and entry.description == "减小 batch_size"
+    assert entry.title == "显存不足"
+    assert entry.description == "显存不足：RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB —— 解决：减小 batch_size"
     assert "## 现象表现 {#symptoms}" in entry.content
     assert '<pre class="pf-symptom pf-symptom--error" id="symptom-1"><code>RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB</code></pre>' in entry.content
 

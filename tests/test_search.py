@@ -12,9 +12,9 @@ from urllib.parse import quote
 
 import pytest
 import yaml
+
 from conftest import ROOT, build_fixture_site
 from helpers.search_ui import open_search, search
-
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ROOT
 
+from conftest import ROOT
 from pitfalls.records.validate import load_knowledge_base
 
 SEED = ROOT.parent / "shared" / "seed" / "000_23f2739b6c016a4c.txt"

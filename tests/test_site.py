@@ -7,8 +7,8 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, build_fixture_site
 
+from conftest import FIXTURES, ROOT, build_fixture_site
 from pitfalls.commands.build import BuildFailed, build_site
 from pitfalls.commands.linkcheck import broken_links
 from pitfalls.records.validate import load_knowledge_base

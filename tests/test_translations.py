@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import build_fixture_site
 
+from conftest import build_fixture_site
 from pitfalls.commands.linkcheck import broken_links
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"

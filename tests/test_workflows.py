@@ -8,6 +8,8 @@ import fnmatch
 import json
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,18 +86,79 @@ def test_every_command_a_workflow_runs_exists(workflow):
                 assert (ROOT / words[words.index("-r") + 1]).is_file()
             elif words[:3] == ["python", "-m", "pytest"]:
                 assert "[tool.pytest.ini_options]" in (ROOT / "pyproject.toml").read_text() and "pytest==" in (ROOT / "requirements.txt").read_text()
+            elif words[:2] == ["npm", "ci"]:
+                assert (ROOT / "package.json").is_file() and (ROOT / "package-lock.json").is_file()
             elif words[:1] == ["make"]:
                 assert set(w for w in words[1:] if not w.startswith("-")) <= make_targets(), words
     assert seen_pitfalls, f"{workflow.name} runs no `python -m pitfalls` command"
 
 
+PINNED_USE = re.compile(r"^\s*(?:- )?uses: (actions/[\w-]+)@([0-9a-f]{40})  # (v\d+\.\d+\.\d+)$")
+
+
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=[w.name for w in WORKFLOWS])
-def test_workflow_actions_are_pinned_to_a_major_version(workflow):
+def test_workflow_actions_are_pinned_to_a_commit_with_its_version(workflow):
+    """A tag can be moved to other code; a full commit SHA cannot. The comment says which release it is."""
+    text = workflow.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    uses = [step["uses"] for job in data["jobs"].values() for step in job["steps"] if "uses" in step]
+    lines = [line for line in text.splitlines() if re.match(r"^\s*(?:- )?uses:", line)]
+    assert len(lines) == len(uses) > 0
+    for line in lines:
+        assert PINNED_USE.match(line), f"{workflow.name}: {line.strip()} is not `owner/action@<40-hex SHA>  # vX.Y.Z`"
+
+
+def test_each_action_is_pinned_to_one_commit_everywhere():
+    pins: dict[str, set] = {}
+    for workflow in WORKFLOWS:
+        for line in workflow.read_text(encoding="utf-8").splitlines():
+            if match := PINNED_USE.match(line):
+                pins.setdefault(match.group(1), set()).add(match.group(2, 3))
+    assert {action: len(versions) for action, versions in pins.items() if len(versions) > 1} == {}
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=[w.name for w in WORKFLOWS])
+def test_permissions_are_granted_per_job_and_checkouts_keep_no_token(workflow):
     data = yaml.safe_load(workflow.read_text(encoding="utf-8"))
-    for job in data["jobs"].values():
+    assert data["permissions"] == {}, "the workflow level grants nothing; each job asks for what it uses"
+    for name, job in data["jobs"].items():
+        assert "permissions" in job, f"job {name} must say which permissions it uses"
         for step in job["steps"]:
-            if "uses" in step:
-                assert re.fullmatch(r"actions/[\w-]+@v\d+", step["uses"]), step["uses"]
+            if step.get("uses", "").startswith("actions/checkout@"):
+                assert step["with"]["persist-credentials"] is False, f"job {name}: checkout leaves the token in .git"
+
+
+def test_pull_request_workflow_gives_a_fork_nothing_to_steal():
+    """`pull_request` runs a fork's code with a read-only token and no secrets; keep it that way."""
+    text = (ROOT / ".github/workflows/pr.yml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    assert set(data[True]) == {"pull_request"}  # no pull_request_target or workflow_run
+    assert "secrets." not in text and "pull_request_target" not in text.split("\non:")[1]
+    for job in data["jobs"].values():
+        assert set(job["permissions"].values()) <= {"read", "none"}, job["permissions"]
+
+
+def test_zizmor_finds_nothing():
+    """zizmor's audits of the workflows (offline: it asks GitHub nothing), every severity and confidence."""
+    zizmor = Path(sys.executable).parent / "zizmor"
+    result = subprocess.run([str(zizmor), "--offline", "--persona=pedantic", "--format=json", str(ROOT / ".github")],
+                            capture_output=True, text=True, timeout=120)
+    findings = json.loads(result.stdout)
+    assert findings == [], "\n".join(f"{f['ident']}: {f['desc']}" for f in findings)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("schema, files", [
+    ("vendor.github-workflows", WORKFLOWS),
+    ("vendor.github-issue-forms", [ROOT / ".github/ISSUE_TEMPLATE/propose-pitfall.yml"]),
+    ("vendor.github-issue-config", [ROOT / ".github/ISSUE_TEMPLATE/config.yml"]),
+])
+def test_github_files_match_githubs_schemas(schema, files):
+    """check-jsonschema's bundled copies of GitHub's schemas (no download)."""
+    check = Path(sys.executable).parent / "check-jsonschema"
+    result = subprocess.run([str(check), "--builtin-schema", schema, *map(str, files)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_pull_request_workflow_runs_every_check():
@@ -103,7 +166,7 @@ def test_pull_request_workflow_runs_every_check():
     assert "pull_request" in data[True]  # YAML 1.1 reads the key `on` as true
     lines = " ".join(run_lines(ROOT / ".github/workflows/pr.yml"))
     for command in ("python -m pitfalls check", "python -m pitfalls build", "python -m pitfalls linkcheck site",
-                    "python -m pytest"):
+                    "npm ci", "python -m pytest"):
         assert command in lines
     setup = next(s for s in data["jobs"]["check"]["steps"] if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"] == {"python-version": "3.11", "cache": "pip", "cache-dependency-path": "requirements.txt"}
@@ -114,9 +177,12 @@ def test_pull_request_workflow_runs_every_check():
 def test_deploy_workflow_publishes_to_pages_from_main():
     data = yaml.safe_load((ROOT / ".github/workflows/deploy.yml").read_text(encoding="utf-8"))
     assert data[True]["push"]["branches"] == ["main"]
-    assert data["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
-    uses = [s.get("uses", "") for job in data["jobs"].values() for s in job["steps"]]
-    assert "actions/upload-pages-artifact@v3" in uses and "actions/deploy-pages@v4" in uses
+    # the build job reads; only the deploy job, which runs no code of the repository, may publish
+    assert data["jobs"]["build"]["permissions"] == {"contents": "read", "pages": "read"}
+    assert data["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    build_uses = [s.get("uses", "").split("@")[0] for s in data["jobs"]["build"]["steps"]]
+    deploy_uses = [s.get("uses", "").split("@")[0] for s in data["jobs"]["deploy"]["steps"]]
+    assert "actions/upload-pages-artifact" in build_uses and deploy_uses == ["actions/deploy-pages"]
     build = next(s for s in data["jobs"]["build"]["steps"] if s.get("name", "").startswith("Build"))
     assert build["env"]["PITFALLS_SITE_URL"] == "${{ steps.pages.outputs.base_url }}/"
 

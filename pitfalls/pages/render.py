@@ -135,6 +135,31 @@ def plain_text(text: str) -> str:
     return " ".join(text.split())
 
 
+PREVIEW_LIMIT = 200
+"""Characters of an entry's link-preview description (og:description and <meta name="description">)."""
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters, ending in "…" when cut; Latin words stay whole when a space is near."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    space = cut.rfind(" ")
+    if space > (limit - 1) * 0.6:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
+
+
+def preview_description(template: str, title: str, problem: str, fix: str, limit: int = PREVIEW_LIMIT) -> str:
+    """The link preview of an entry, e.g. "title: first symptom — Fix: quick fix", in at most `limit`
+    characters: the problem is shortened first (to no less than a few words), then the end."""
+    text = template.format(title=title, problem=problem, fix=fix)
+    if len(text) > limit:
+        room = limit - len(template.format(title=title, problem="", fix=fix))
+        text = template.format(title=title, problem=shorten(problem, max(room, 30)), fix=fix)
+    return shorten(text, limit)
+
+
 # --- pages ---
 
 
@@ -168,8 +193,10 @@ class SiteRenderer:
 
     def entry(self, record: Record) -> RenderedPage:
         title = plain_text(record.title.get(self.lang))
-        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record), title,
-                            plain_text(record.quick_fix.get(self.lang)), {"og_type": "article"})
+        description = preview_description(self.ui["preview"], title, plain_text(record.symptoms[0].text.get(self.lang)),
+                                          plain_text(record.quick_fix.get(self.lang)))
+        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record), title, description,
+                            {"og_type": "article"})
 
     def category(self, group: Group) -> RenderedPage:
         title = self.ui["entries_in_category"].format(label=group.label.get(self.lang))

@@ -118,7 +118,7 @@ class Record:
     title: Text
     """Short name of the pitfall."""
     quick_fix: Text
-    """The fix in one line; shown first and used as the link preview."""
+    """The fix in one line; shown first, and in the link preview after the title and the first symptom."""
     symptoms: tuple[Symptom, ...]
     """Error messages and behaviours, in the order a reader meets them."""
     steps: tuple[Step, ...]

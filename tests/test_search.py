@@ -19,7 +19,7 @@ from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content
 from pitfalls.settings import ENGINE_JS
-from pitfalls.text import english_terms, keep_word, message_key, normalize, stem
+from pitfalls.text import english_terms, keep_word, message_key, name_parts, normalize, stem
 
 QUERIES = yaml.safe_load((Path(__file__).with_name("search_queries.yml")).read_text(encoding="utf-8"))["queries"]
 WORDS = """memory memories hang hangs hanging hanged freeze freezes freezing frozen install installed installation
@@ -27,11 +27,44 @@ installing installs exit exited exits process processes processing loss losses g
 checkpointing checkpoints running stopped added embed embedding speed needed used using fixes fixed boxes status
 analysis windows devices device quantization quantize quantized dependencies dependency converges convergence
 mismatch mismatches disconnected disconnects connection timed timeout applies apply was is this gpus cuda12 nan
-a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg""".split()
+a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg fail2ban resnet101 3a3a0a1 deadbeef""".split()
 TEXTS = ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity)",
          "ＯＯＭ　ｆｕｌｌ－ｗｉｄｔｈ text, 全角字符 and ①②",
          "torch.onnx.export 报 shape mismatch 或 unsupported op aten::scaled_dot_product_attention",
          "ssh: connect to host 203.0.113.7 port 22: Connection timed out 🚀 /usr/lib/x86_64-linux-gnu"]
+
+
+NAMES = [  # (text, its index terms): names with digits whole and by their parts; noise dropped
+    ("fail2ban", ["fail2ban", "fail", "ban"]),
+    ("wav2vec2", ["wav2vec2", "wav", "vec"]),
+    ("word2vec", ["word2vec", "word", "vec"]),
+    ("resnet101", ["resnet101", "resnet", "101"]),
+    ("cu121", ["cu121", "cu", "121"]),
+    ("bf16", ["bf16", "bf", "16"]),
+    ("ubuntu22.04", ["ubuntu22", "ubuntu", "22", "04"]),
+    ("libcudnn8", ["libcudnn8", "libcudnn"]),
+    ("mobilenetv2", ["mobilenetv2", "mobilenetv"]),
+    ("llama-3.1-8b", ["llama", "8b"]),
+    ("x86_64", ["x86", "86", "64"]),
+    ("Qwen2-7B-Instruct", ["qwen2", "qwen", "7b", "instruct"]),
+    ("0x7f3a2b1c", []),  # an address
+    ("3a3a0a1", []),  # a short git hash
+    ("e3b0c44298fc1c149afbf4c8996fb924", []),  # a long hash
+    ("550e8400-e29b-41d4-a716-446655440000", []),  # a UUID, not five words
+    ("pid 1234567", ["pid"]),  # a long number
+    ("deadbeef", ["deadbeef"]),  # hex letters alone are a word
+]
+
+
+def test_names_with_digits_are_terms_on_both_sides():
+    texts = [text for text, _ in NAMES]
+    js = _node("""
+        const e = require(process.argv[1]);
+        const texts = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+        console.log(JSON.stringify(texts.map(t => e.englishTerms(e.normalize(t)))));
+    """, texts)
+    assert [english_terms(normalize(text)) for text in texts] == [terms for _, terms in NAMES]
+    assert js == [terms for _, terms in NAMES]
 
 
 def _node(script: str, payload: object) -> object:
@@ -48,12 +81,14 @@ def test_python_and_js_analyse_text_alike():
         const {words, texts} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
         console.log(JSON.stringify({
           stem: words.map(e.stem), keep: words.map(e.keepWord), shard: words.map(w => e.shardOf(w, 64)),
+          parts: words.map(e.nameParts),
           terms: texts.map(t => e.englishTerms(e.normalize(t))), keys: texts.map(e.messageKey),
           hanShard: texts.map(t => e.shardOf(e.normalize(t).replace(/[^\\u4e00-\\u9fff]/g, "") || "x", 64)),
         }));
     """, {"words": WORDS, "texts": TEXTS})
     assert js["stem"] == [stem(w) for w in WORDS]
     assert js["keep"] == [keep_word(w) for w in WORDS]
+    assert js["parts"] == [name_parts(w) for w in WORDS]
     assert js["shard"] == [shard_of(w, 64) for w in WORDS]
     assert js["terms"] == [english_terms(normalize(t)) for t in TEXTS]
     assert js["keys"] == [message_key(t) for t in TEXTS]

@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 import yaml
 from conftest import ROOT, build_fixture_site
-from helpers.search_ui import open_search, search
+from helpers.search_ui import HOSTILE_QUERIES, open_search, search
 
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import shard_of
@@ -113,14 +113,24 @@ def browser_rankings(site_url, browser) -> dict[tuple[str, str], list[str]]:
     return rankings
 
 
+TOP1_AT_LEAST = {  # per kind: what the engine achieves, less about one query (ties, small changes of content)
+    "zh-phrase": 0.96, "zh-word": 0.95, "mixed": 0.94, "error": 0.92, "en": 0.93, "colloquial": 0.9,
+    "pinyin": 0.94, "traditional": 0.94, "regional": 0.9, "typo": 0.93, "digits": 0.93,
+}
+
+
 def test_query_set_finds_the_right_entry_first(browser_rankings):
-    ranks = []
-    for query in QUERIES:
-        ids = browser_rankings[query.get("lang", "zh"), query["q"]]
-        assert ids, f"no result for {query['q']!r}"
-        ranks.append(ids[0] == query["id"])
-    misses = [q["q"] for q, hit in zip(QUERIES, ranks, strict=True) if not hit]
-    assert sum(ranks) / len(ranks) >= 0.9, f"top-1 {sum(ranks)}/{len(ranks)}; missed: {misses}"
+    assert set(TOP1_AT_LEAST) == {q["kind"] for q in QUERIES}
+    for kind, least in TOP1_AT_LEAST.items():
+        queries = [q for q in QUERIES if q["kind"] == kind]
+        firsts = []
+        for query in queries:
+            ids = browser_rankings[query.get("lang", "zh"), query["q"]]
+            assert ids, f"no result for {query['q']!r}"
+            firsts.append(ids[0] == query["id"])
+        misses = [q["q"] for q, first in zip(queries, firsts, strict=True) if not first]
+        assert sum(firsts) / len(firsts) >= least, f"{kind}: top-1 {sum(firsts)}/{len(firsts)}; missed: {misses}"
+    assert len([q for q in QUERIES if q["kind"] in ("pinyin", "traditional", "regional", "typo", "digits")]) >= 75
 
 
 def test_cli_engine_ranks_like_the_browser(site, browser_rankings):
@@ -139,6 +149,33 @@ def test_deep_link_opens_with_results(site_url, browser):
     assert "/zh/cuda-out-of-memory/" in first.locator("a").first.get_attribute("href")
     assert first.locator("mark").count() > 0  # matched words are highlighted
     page.close()
+
+
+def _result_list(page) -> str:
+    page.locator(".md-search-result__item").first.wait_for()
+    return page.locator(".md-search-result__list").inner_text()
+
+
+def test_no_results_says_so_and_offers_terms_and_tags(site_url, browser):
+    page = browser.new_page()
+    for lang, query, says in (("zh", "gitt", "没有找到结果"), ("en", "gitt", "No results")):
+        page.goto(f"{site_url}{lang}/?q={quote(query)}")
+        text = _result_list(page)
+        assert says in text and "git" in text.replace(query, "")  # the nearest index term is offered
+        link = page.locator(".md-search-result__item > a").first.get_attribute("href")
+        assert link.split("?")[0].endswith(f"/{lang}/tags/")
+    page.close()
+
+
+def test_hostile_queries_answer_and_leave_the_worker_usable(site, site_url, browser):
+    page = browser.new_page()
+    open_search(page, f"{site_url}zh/")
+    for query in HOSTILE_QUERIES:
+        search(page, "zh", query)  # returns once the list shows results or the "no results" item
+        assert page.locator(".md-search-result__item").count() >= 1, query[:40]
+    assert search(page, "zh", "显存不足")[1][0] == "cuda-out-of-memory"
+    page.close()
+    assert len(run_queries(site / "zh" / "search", HOSTILE_QUERIES)) == len(HOSTILE_QUERIES)  # node answers them too
 
 
 def test_search_command(tmp_path):

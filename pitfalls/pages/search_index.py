@@ -170,6 +170,7 @@ def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
     """Cut, count and score every entry of `base` in `lang`."""
     vocabulary = base.vocabulary
     stopwords = frozenset(normalize(w) for w in vocabulary.stopwords)
+    stopwords |= frozenset(chinese_variants(sorted(w for w in stopwords if HAN_CHARACTER.match(w))))  # 怎麼辦 as 怎么办
     analyzer = Analyzer(base.segmenter(), stopwords)
     counts: list[dict[str, float]] = []
     masks: list[dict[str, int]] = []

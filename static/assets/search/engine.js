@@ -26,6 +26,7 @@
   const TYPO_WEIGHTS = [1, 0.4, 0.2];  // by edit distance: a corrected word always below the exact one
   const TYPO_MIN_CHARS = [0, 5, 9];    // the shortest word corrected at that edit distance
   const MAX_CORRECTIONS = 3;       // index terms taken per misspelt word (the nearest ones)
+  const CLOSEST_EDITS = 3;         // how far the terms offered when nothing matched may be from a typed word
   const MAX_QUERY_CHARS = 200;     // longer pastes are analysed by their start (the exact-message match reads all)
   const MAX_RESULTS = 10;          // entries listed (and fetched) per query: what Material shows at once
   const EXACT_BONUS = 1e6;         // an error message found whole in the query ranks first
@@ -407,10 +408,10 @@
      * index terms nearest to the words typed and the tag index. Material lists it like a result. */
     async noResults(terms) {
       const { title, closest, browse, location } = this.manifest.noResults;
-      const typed = [...terms.keys()].filter(t => /^[a-z]+$/.test(t) && t.length >= TYPO_MIN_CHARS[1] - 1);
+      const typed = [...terms.keys()].filter(t => /^[a-z]+$/.test(t)).slice(0, MAX_CORRECTIONS);
       const nearest = new Set();
-      for (const word of typed.slice(0, MAX_CORRECTIONS))
-        for (const [term] of await this.corrections(word, TYPO_WEIGHTS.length - 1)) nearest.add(term);
+      for (const found of await Promise.all(typed.map(word => this.corrections(word, CLOSEST_EDITS))))
+        for (const [term] of found) nearest.add(term);
       const listed = [...nearest].slice(0, MAX_CORRECTIONS * 2).map(escapeHtml).join(", ");
       const text = (nearest.size ? `<p>${escapeHtml(closest).replace("{terms}", listed)}</p>` : "") + `<p>${escapeHtml(browse)}</p>`;
       return [{ location, title: escapeHtml(title), text, tags: [], score: 0, terms: {} }];

@@ -26,6 +26,7 @@
   const TYPO_WEIGHTS = [1, 0.4, 0.2];  // by edit distance: a corrected word always below the exact one
   const TYPO_MIN_CHARS = [0, 5, 9];    // the shortest word corrected at that edit distance
   const MAX_CORRECTIONS = 3;       // index terms taken per misspelt word (the nearest ones)
+  const MAX_CORRECTED_WORDS = 8;   // a long paste has only its first unknown words corrected
   const CLOSEST_EDITS = 3;         // how far the terms offered when nothing matched may be from a typed word
   const MAX_QUERY_CHARS = 200;     // longer pastes are analysed by their start (the exact-message match reads all)
   const MAX_RESULTS = 10;          // entries listed (and fetched) per query: what Material shows at once
@@ -282,12 +283,13 @@
     /* Words the index does not know: a name with digits by its parts, letters as pinyin of Chinese
      * terms, a misspelt word as the nearest index terms. Adds what they stand for to `terms`. */
     async readUnknownWords(words, terms) {
-      const unknown = words.filter(w => !this.stopwords.has(w) && !this.meanings(stem(w)).length);
+      const unknown = [...new Set(words)].filter(w => !this.stopwords.has(w) && !this.meanings(stem(w)).length);
       const add = (term, weight, unit, surface) => {
         if (!terms.has(term) || terms.get(term).weight < weight) terms.set(term, { weight, unit, surface });
       };
       const parts = this.off.has("parts") ? [] : unknown.flatMap(w => nameParts(w).map(part => [w, part]));
-      const misspelt = this.off.has("typos") ? [] : unknown.filter(w => /^[a-z]+$/.test(w) && w.length >= TYPO_MIN_CHARS[1]);
+      const misspelt = this.off.has("typos") ? []
+        : unknown.filter(w => /^[a-z]+$/.test(w) && w.length >= TYPO_MIN_CHARS[1]).slice(0, MAX_CORRECTED_WORDS);
       const pinyin = this.off.has("pinyin") ? [] : this.pinyinSpans(words.filter(w => /^[a-z]+$/.test(w)));
       const [, corrections, readings] = await Promise.all([
         this.loadShards(parts.map(([, part]) => part)),

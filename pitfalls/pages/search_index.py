@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..records.model import KnowledgeBase, Record
+from ..records.signatures import is_literal
 from ..text import (
     HAN_CHARACTER,
     MAX_WORD_CHARS,
@@ -281,7 +282,9 @@ def _doc_data(record: Record, text: EntryText, lang: str) -> dict:
         "title": plain_text(record.title.get(lang)),
         "tags": [tag.get(lang) for tag in record.tags],
         "sections": [[bit, lines] for bit, lines in sorted(sections.items())],
-        "messages": [message_key(s.text.get(lang)) for s in record.symptoms if message_key(s.text.get(lang))],
+        "messages": [key for key in dict.fromkeys(
+            [message_key(s.text.get(lang)) for s in record.symptoms]
+            + [message_key(s.text) for s in record.signatures if is_literal(s)]) if key],
     }
 
 

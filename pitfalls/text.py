@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 """Chinese characters: CJK Unified Ideographs, Extension A and the compatibility block."""
@@ -74,9 +74,11 @@ def stem(word: str) -> str:
     return word
 
 
-def word_terms(word: str) -> list[str]:
-    """The index terms of one ASCII word: none for noise, else its stem and the parts of a name with digits."""
-    return [stem(word), *name_parts(word)] if keep_word(word) else []
+@lru_cache(maxsize=1 << 16)
+def word_terms(word: str) -> tuple[str, ...]:
+    """The index terms of one ASCII word: none for noise, else its stem and the parts of a name with digits
+    (cached: an index step meets the same words millions of times)."""
+    return (stem(word), *name_parts(word)) if keep_word(word) else ()
 
 
 def english_terms(text: str) -> list[str]:

@@ -224,7 +224,11 @@
         if (m[1]) runs.push(m[1]);
         else if (keepWord(m[2])) words.push(m[2]);
       }
-      await this.loadShards([...runs.flatMap(run => [...run]), ...words.map(stem)]);
+      // what a word the index may lack needs is fetched with the shards, not a round trip after them
+      const pinyin = this.off.has("pinyin") ? [] : this.pinyinSpans(words.filter(w => /^[a-z]+$/.test(w)));
+      const pinyinShards = this.pinyinShards(pinyin);
+      const lists = words.filter(w => /^[a-z]+$/.test(w) && w.length >= TYPO_MIN_CHARS[1]).map(w => this.typoLists(w));
+      await Promise.all([this.loadShards([...runs.flatMap(run => [...run]), ...words.map(stem)]), pinyinShards, ...lists]);
       const known = new Map();  // piece of a Chinese run → the terms it stands for
       for (const run of runs)
         for (let i = 0; i < run.length; i++)
@@ -235,7 +239,7 @@
 
       let terms = this.directTerms(runs, words, known, true);
       if (!terms.size) terms = this.directTerms(runs, words, known, false);  // only filler: search it as typed
-      await this.readUnknownWords(words, terms);
+      await this.readUnknownWords(words, terms, pinyin, await pinyinShards);
 
       const direct = new Map(terms);
       if (!this.off.has("synonyms"))
@@ -282,7 +286,7 @@
 
     /* Words the index does not know: a name with digits by its parts, letters as pinyin of Chinese
      * terms, a misspelt word as the nearest index terms. Adds what they stand for to `terms`. */
-    async readUnknownWords(words, terms) {
+    async readUnknownWords(words, terms, pinyin, pinyinShards) {
       const unknown = [...new Set(words)].filter(w => !this.stopwords.has(w) && !this.meanings(stem(w)).length);
       const add = (term, weight, unit, surface) => {
         if (!terms.has(term) || terms.get(term).weight < weight) terms.set(term, { weight, unit, surface });
@@ -290,11 +294,10 @@
       const parts = this.off.has("parts") ? [] : unknown.flatMap(w => nameParts(w).map(part => [w, part]));
       const misspelt = this.off.has("typos") ? []
         : unknown.filter(w => /^[a-z]+$/.test(w) && w.length >= TYPO_MIN_CHARS[1]).slice(0, MAX_CORRECTED_WORDS);
-      const pinyin = this.off.has("pinyin") ? [] : this.pinyinSpans(words.filter(w => /^[a-z]+$/.test(w)));
       const [, corrections, readings] = await Promise.all([
         this.loadShards(parts.map(([, part]) => part)),
         Promise.all(misspelt.map(w => this.corrections(w))),
-        this.pinyinReadings(pinyin),
+        this.pinyinReadings(pinyin, pinyinShards),
       ]);
       for (const [word, part] of parts) if (this.postings(part)) add(part, 1, stem(word), word);
       misspelt.forEach((word, k) => {
@@ -303,11 +306,17 @@
       for (const [key, found] of readings) for (const term of found) add(term, PINYIN_WEIGHT, key, term);
     }
 
+    /* The w/ lists of the terms a misspelt `word` may stand for: those of about its stem's length. */
+    typoLists(word, limit = TYPO_MIN_CHARS.findLastIndex(n => word.length >= n)) {
+      const length = stem(word).length;
+      const lengths = this.manifest.wordLengths.filter(n => Math.abs(n - length) <= limit);
+      return Promise.all(lengths.map(n => this.file(`w/${n}.json`)));
+    }
+
     /* The nearest index terms to a misspelt word (stemmed, as the index is): [[term, distance]]. */
     async corrections(word, limit = TYPO_MIN_CHARS.findLastIndex(n => word.length >= n)) {
       const target = stem(word);
-      const lengths = this.manifest.wordLengths.filter(n => Math.abs(n - target.length) <= limit);
-      const candidates = (await Promise.all(lengths.map(n => this.file(`w/${n}.json`)))).flat();
+      const candidates = (await this.typoLists(word, limit)).flat();
       const found = candidates.map(term => [term, editDistance(target, term, limit)]).filter(([, d]) => d <= limit);
       const nearest = Math.min(...found.map(([, d]) => d));
       return found.filter(([, d]) => d === nearest).slice(0, MAX_CORRECTIONS);
@@ -349,14 +358,19 @@
       return [...spans.values()];
     }
 
-    /* [[key, Chinese terms]] for the pinyin spans the index has a reading for. */
-    async pinyinReadings(spans) {
-      if (!spans.length) return [];
-      const shardOfSyllable = syllable => shardOf(syllable, this.manifest.pinyinShards);
-      const numbers = [...new Set(spans.map(([, first]) => shardOfSyllable(first)))];
-      const shards = new Map(await Promise.all(numbers.map(async n => [n, await this.file(`p/${n}.json`)])));
-      const readings = spans.map(([key, first]) => [key, shards.get(shardOfSyllable(first))])
-        .filter(([key, shard]) => has(shard, key)).map(([key, shard]) => [key, shard[key]]);
+    /* Map shard number → p/ shard, for the first syllables of `spans`. */
+    async pinyinShards(spans) {
+      const numbers = [...new Set(spans.map(([, first]) => shardOf(first, this.manifest.pinyinShards)))];
+      return new Map(await Promise.all(numbers.map(async n => [n, await this.file(`p/${n}.json`)])));
+    }
+
+    /* [[key, Chinese terms]] for the pinyin spans the index has a reading for; fetches those terms' shards. */
+    async pinyinReadings(spans, shards) {
+      const readings = [];
+      for (const [key, first] of spans) {
+        const shard = shards.get(shardOf(first, this.manifest.pinyinShards));
+        if (has(shard, key)) readings.push([key, shard[key]]);
+      }
       await this.loadShards(readings.flatMap(([, found]) => found));
       return readings;
     }

@@ -166,12 +166,10 @@ def chinese_variants(terms: list[str]) -> dict[str, set[str]]:
     """Each traditional or regional form of the simplified `terms` (OpenCC, phrase-level), mapped to the
     terms it stands for; a single traditional character also maps to its simplified character when
     that is one of `terms` (OpenCC's t2s, so a character of every variant table is covered)."""
-    import opencc
-
     variants: dict[str, set[str]] = {}
     for config in CHINESE_CONVERSIONS if terms else ():
         # one call for all terms: no dictionary phrase spans a line break
-        converted = opencc.OpenCC(f"{config}.json").convert("\n".join(terms)).split("\n")
+        converted = _converter(config).convert("\n".join(terms)).split("\n")
         for term, form in zip(terms, converted, strict=True):
             if form != term:
                 variants.setdefault(form, set()).add(term)
@@ -183,10 +181,16 @@ def chinese_variants(terms: list[str]) -> dict[str, set[str]]:
 
 
 @cache
-def _simplified_characters() -> dict[str, str]:
-    """Every Chinese character that OpenCC's t2s simplifies, mapped to its simplified form."""
+def _converter(config: str):
+    """An OpenCC converter, loaded once per process (its dictionaries take a moment)."""
     import opencc
 
+    return opencc.OpenCC(f"{config}.json")
+
+
+@cache
+def _simplified_characters() -> dict[str, str]:
+    """Every Chinese character that OpenCC's t2s simplifies, mapped to its simplified form."""
     characters = [chr(code) for code in range(0x3400, 0xA000) if HAN_CHARACTER.match(chr(code))]
-    simplified = opencc.OpenCC("t2s.json").convert("\n".join(characters)).split("\n")
+    simplified = _converter("t2s").convert("\n".join(characters)).split("\n")
     return {char: simple for char, simple in zip(characters, simplified, strict=True) if simple != char}

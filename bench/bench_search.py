@@ -9,6 +9,7 @@ built with PITFALLS_STOCK_SEARCH=1):
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
     it) and by Python's http.server (the offline bundle; every index file costs more there);
   - bytes the browser downloads for search before the first result (fresh browser, N entries);
+  - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
   - build time of both languages, and the time of our index step alone.
 """
 
@@ -29,7 +30,7 @@ from pathlib import Path
 import yaml
 
 from tests.helpers.local_nginx import serve_with_nginx
-from tests.helpers.search_ui import open_search, search
+from tests.helpers.search_ui import HOSTILE_QUERIES, open_search, search
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +38,8 @@ QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encod
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ENGINES = {"ours": {}, "stock": {"PITFALLS_STOCK_SEARCH": "1"}}
-BYTES_QUERIES = ["显存不足怎么办", "DataLoader卡死", "RuntimeError: CUDA error: no kernel image is available", "ssh 断开"]
+BYTES_QUERIES = ["显存不足怎么办", "DataLoader卡死", "RuntimeError: CUDA error: no kernel image is available", "ssh 断开",
+                 "xiancun buzu", "顯示卡記憶體不足", "dataloder hnags"]  # the last three load pinyin, variant and typo data
 
 
 def build(content: Path, site_dir: Path, env: dict) -> float:
@@ -119,7 +121,8 @@ def speed_line(label: str, results: dict[str, dict]) -> None:
 
 
 def download_bytes(browser, url: str) -> dict[str, int]:
-    """Search bytes fetched by a fresh browser from page load to the first result, averaged over BYTES_QUERIES."""
+    """Search bytes fetched by a fresh browser from page load to the first result, averaged over BYTES_QUERIES
+    (and the largest)."""
     totals = defaultdict(list)
     for query in BYTES_QUERIES:
         context = browser.new_context()
@@ -138,7 +141,7 @@ def download_bytes(browser, url: str) -> dict[str, int]:
         totals["gzip"].append(compressed)
         totals["files"].append(len(searchy))
         context.close()
-    return {k: int(statistics.mean(v)) for k, v in totals.items()}
+    return {**{k: int(statistics.mean(v)) for k, v in totals.items()}, "max_gzip": max(totals["gzip"])}
 
 
 SITE_DIRS: dict[str, Path] = {}
@@ -169,6 +172,16 @@ def main() -> int:
     return 0
 
 
+def hostile_line(browser, url: str) -> str:
+    """ms from the keystroke to the answer of each hostile query, on a page that has searched before."""
+    page = browser.new_page()
+    open_search(page, f"{url}zh/")
+    search(page, "zh", "显存")
+    times = [search(page, "zh", query)[0] for query in HOSTILE_QUERIES]
+    page.close()
+    return " | ".join(f"{ms:.0f}" for ms in times) + f"  (max {max(times):.0f} ms)"
+
+
 def measure(browser, corpora: dict[str, Path], work: Path) -> None:
     """Build, serve and measure each corpus with both engines."""
     for size, content in corpora.items():
@@ -184,10 +197,13 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
             results[engine] = run_queries(browser, url, QUERIES)
             with serve_with_nginx(site_dir) as port:
                 through_nginx[engine] = run_queries(browser, f"http://127.0.0.1:{port}/", QUERIES)
+                if size != "12":
+                    print(f"hostile queries ({engine}, nginx), ms each: {hostile_line(browser, f'http://127.0.0.1:{port}/')}")
             if size != "12":
                 b = download_bytes(browser, url)
                 print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
-                      f"{b['gzip']:,} gzipped (computed: gzip -6 of each file, not measured on the wire), {b['files']} files")
+                      f"{b['gzip']:,} gzipped (computed: gzip -6 of each file, not measured on the wire; "
+                      f"largest {b['max_gzip']:,}), {b['files']} files")
         print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
         if size == "12":
             quality_table(results)

@@ -1,24 +1,30 @@
 """Text analysis shared by search, similar entries, duplicate detection and `match`: one idea, one place.
 
-engine.js repeats `normalize`, `keep_word`, `stem` and `message_key` for the query side, character
-for character; tests/test_search.py compares the two.
+engine.js repeats `normalize`, `keep_word`, `name_parts`, `stem` and `message_key` for the query side,
+character for character; tests/test_search.py compares the two.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 """Chinese characters: CJK Unified Ideographs, Extension A and the compatibility block."""
 HAN_CHARACTER = re.compile(f"[{HAN}]")
-PIECES = re.compile(f"([{HAN}]+)|([a-z0-9]+)")
-"""In normalized text: a run of Chinese characters (group 1) or an ASCII word (group 2)."""
+UUID = "[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"
+PIECES = re.compile(f"([{HAN}]+)|({UUID}|[a-z0-9]+)")
+"""In normalized text: a run of Chinese characters (group 1) or an ASCII word (group 2); a UUID is
+one word (which `keep_word` drops), not five."""
 MAX_WORD_CHARS = 12
 """The longest Chinese word kept whole (dictionary, index terms); longer ones are left to their parts."""
 _NOT_WORD = re.compile(f"[^a-z0-9{HAN}]+")
 _VOWELS = set("aeiouy")
+_NOISE = re.compile(f"{UUID}|0x[0-9a-f]+|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{{7,}}")
+"""Words that are noise, not names: UUIDs, 0x addresses, hex hashes (7+ hex digits with a letter and
+a digit, as a short git hash). Names with digits (fail2ban, resnet101, libcudnn8) have other letters."""
+_NAME_PARTS = re.compile("[a-z]+|[0-9]+")
 
 
 def normalize(text: str) -> str:
@@ -27,12 +33,19 @@ def normalize(text: str) -> str:
 
 
 def keep_word(word: str) -> bool:
-    """Whether an ASCII word is worth a term: not a single letter, a long number, a hash or an address."""
+    """Whether an ASCII word is worth a term: not a single letter, a long number, a hash, a UUID or an address."""
     if len(word) < 2 or len(word) > 30:
         return False
     if word.isdigit():
         return len(word) <= 4
-    return not (len(word) >= 8 and any(c.isdigit() for c in word))
+    return not _NOISE.fullmatch(word)
+
+
+def name_parts(word: str) -> list[str]:
+    """The parts of a kept name with letters and digits (resnet101 → resnet, 101; fail2ban → fail, ban),
+    so the name is found by its parts too; [] for a plain word or number."""
+    parts = _NAME_PARTS.findall(word)
+    return [stem(part) for part in parts if keep_word(part)] if len(parts) > 1 else []
 
 
 def stem(word: str) -> str:
@@ -61,9 +74,16 @@ def stem(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=1 << 16)
+def word_terms(word: str) -> tuple[str, ...]:
+    """The index terms of one ASCII word: none for noise, else its stem and the parts of a name with digits
+    (cached: an index step meets the same words millions of times)."""
+    return (stem(word), *name_parts(word)) if keep_word(word) else ()
+
+
 def english_terms(text: str) -> list[str]:
     """The English terms of already normalized text, in order (Chinese runs skipped)."""
-    return [stem(m.group(2)) for m in PIECES.finditer(text) if m.group(2) and keep_word(m.group(2))]
+    return [term for m in PIECES.finditer(text) if m.group(2) for term in word_terms(m.group(2))]
 
 
 def message_key(text: str) -> str:
@@ -111,3 +131,66 @@ def comparable_words(text: str, cutter: Segmenter) -> frozenset[str]:
     """The words two entries are compared by: lower case, without one-character words and function words."""
     words = (word.strip() for word in cutter.words(text.lower(), guess_new_words=True))
     return frozenset(w for w in words if len(w) > 1 and w not in _COMPARISON_STOPWORDS and _WORDY.search(w))
+
+
+# --- readings of Chinese terms, for queries typed without a Chinese input method or in traditional script ---
+
+
+@cache
+def pinyin_syllables() -> tuple[str, ...]:
+    """Every toneless pinyin syllable of pypinyin's dictionary that has a vowel (ü written v, as typed on a
+    keyboard); the interjections m, n, ng, hm, hng are left out, so fewer English words read as pinyin."""
+    from pypinyin.contrib.tone_convert import to_normal
+    from pypinyin.pinyin_dict import pinyin_dict
+
+    readings = {reading for value in pinyin_dict.values() for reading in value.split(",")}
+    syllables = {to_normal(reading, v_to_u=False) for reading in readings}
+    return tuple(sorted(s for s in syllables if re.fullmatch("[a-z]*[aeiouv][a-z]*", s)))
+
+
+def pinyin_reading(term: str) -> list[str] | None:
+    """The toneless pinyin syllables of a Chinese term, read as a phrase (pypinyin's phrase dictionary, so
+    重新 is chong xin and 长度 chang du), or None when a character has no reading."""
+    from pypinyin import Style, lazy_pinyin
+
+    syllables = lazy_pinyin(term, style=Style.NORMAL, errors=lambda chars: [None] * len(chars))
+    return syllables if all(s and s.isascii() and s.isalpha() for s in syllables) else None
+
+
+CHINESE_CONVERSIONS = ("s2t", "s2tw", "s2twp", "s2hk")
+"""OpenCC conversions from simplified Chinese: traditional, Taiwan (with s2twp also Taiwan wording, phrase
+by phrase: 服务器 → 伺服器, 显卡 → 顯示卡), Hong Kong."""
+
+
+def chinese_variants(terms: list[str]) -> dict[str, set[str]]:
+    """Each traditional or regional form of the simplified `terms` (OpenCC, phrase-level), mapped to the
+    terms it stands for; a single traditional character also maps to its simplified character when
+    that is one of `terms` (OpenCC's t2s, so a character of every variant table is covered)."""
+    variants: dict[str, set[str]] = {}
+    for config in CHINESE_CONVERSIONS if terms else ():
+        # one call for all terms: no dictionary phrase spans a line break
+        converted = _converter(config).convert("\n".join(terms)).split("\n")
+        for term, form in zip(terms, converted, strict=True):
+            if form != term:
+                variants.setdefault(form, set()).add(term)
+    singles = {term for term in terms if len(term) == 1}
+    for char, simple in _simplified_characters().items():
+        if simple in singles:
+            variants.setdefault(char, set()).add(simple)
+    return variants
+
+
+@cache
+def _converter(config: str):
+    """An OpenCC converter, loaded once per process (its dictionaries take a moment)."""
+    import opencc
+
+    return opencc.OpenCC(f"{config}.json")
+
+
+@cache
+def _simplified_characters() -> dict[str, str]:
+    """Every Chinese character that OpenCC's t2s simplifies, mapped to its simplified form."""
+    characters = [chr(code) for code in range(0x3400, 0xA000) if HAN_CHARACTER.match(chr(code))]
+    simplified = _converter("t2s").convert("\n".join(characters)).split("\n")
+    return {char: simple for char, simple in zip(characters, simplified, strict=True) if simple != char}

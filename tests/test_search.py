@@ -14,12 +14,12 @@ import pytest
 import yaml
 
 from conftest import ROOT, build_fixture_site
-from helpers.search_ui import open_search, search
+from helpers.search_ui import HOSTILE_QUERIES, open_search, search
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content
 from pitfalls.settings import ENGINE_JS
-from pitfalls.text import english_terms, keep_word, message_key, normalize, stem
+from pitfalls.text import english_terms, keep_word, message_key, name_parts, normalize, stem
 
 QUERIES = yaml.safe_load((Path(__file__).with_name("search_queries.yml")).read_text(encoding="utf-8"))["queries"]
 WORDS = """memory memories hang hangs hanging hanged freeze freezes freezing frozen install installed installation
@@ -27,11 +27,44 @@ installing installs exit exited exits process processes processing loss losses g
 checkpointing checkpoints running stopped added embed embedding speed needed used using fixes fixed boxes status
 analysis windows devices device quantization quantize quantized dependencies dependency converges convergence
 mismatch mismatches disconnected disconnects connection timed timeout applies apply was is this gpus cuda12 nan
-a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg""".split()
+a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg fail2ban resnet101 3a3a0a1 deadbeef""".split()
 TEXTS = ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity)",
          "ＯＯＭ　ｆｕｌｌ－ｗｉｄｔｈ text, 全角字符 and ①②",
          "torch.onnx.export 报 shape mismatch 或 unsupported op aten::scaled_dot_product_attention",
          "ssh: connect to host 203.0.113.7 port 22: Connection timed out 🚀 /usr/lib/x86_64-linux-gnu"]
+
+
+NAMES = [  # (text, its index terms): names with digits whole and by their parts; noise dropped
+    ("fail2ban", ["fail2ban", "fail", "ban"]),
+    ("wav2vec2", ["wav2vec2", "wav", "vec"]),
+    ("word2vec", ["word2vec", "word", "vec"]),
+    ("resnet101", ["resnet101", "resnet", "101"]),
+    ("cu121", ["cu121", "cu", "121"]),
+    ("bf16", ["bf16", "bf", "16"]),
+    ("ubuntu22.04", ["ubuntu22", "ubuntu", "22", "04"]),
+    ("libcudnn8", ["libcudnn8", "libcudnn"]),
+    ("mobilenetv2", ["mobilenetv2", "mobilenetv"]),
+    ("llama-3.1-8b", ["llama", "8b"]),
+    ("x86_64", ["x86", "86", "64"]),
+    ("Qwen2-7B-Instruct", ["qwen2", "qwen", "7b", "instruct"]),
+    ("0x7f3a2b1c", []),  # an address
+    ("3a3a0a1", []),  # a short git hash
+    ("e3b0c44298fc1c149afbf4c8996fb924", []),  # a long hash
+    ("550e8400-e29b-41d4-a716-446655440000", []),  # a UUID, not five words
+    ("pid 1234567", ["pid"]),  # a long number
+    ("deadbeef", ["deadbeef"]),  # hex letters alone are a word
+]
+
+
+def test_names_with_digits_are_terms_on_both_sides():
+    texts = [text for text, _ in NAMES]
+    js = _node("""
+        const e = require(process.argv[1]);
+        const texts = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+        console.log(JSON.stringify(texts.map(t => e.englishTerms(e.normalize(t)))));
+    """, texts)
+    assert [english_terms(normalize(text)) for text in texts] == [terms for _, terms in NAMES]
+    assert js == [terms for _, terms in NAMES]
 
 
 def _node(script: str, payload: object) -> object:
@@ -48,12 +81,14 @@ def test_python_and_js_analyse_text_alike():
         const {words, texts} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
         console.log(JSON.stringify({
           stem: words.map(e.stem), keep: words.map(e.keepWord), shard: words.map(w => e.shardOf(w, 64)),
+          parts: words.map(e.nameParts),
           terms: texts.map(t => e.englishTerms(e.normalize(t))), keys: texts.map(e.messageKey),
           hanShard: texts.map(t => e.shardOf(e.normalize(t).replace(/[^\\u4e00-\\u9fff]/g, "") || "x", 64)),
         }));
     """, {"words": WORDS, "texts": TEXTS})
     assert js["stem"] == [stem(w) for w in WORDS]
     assert js["keep"] == [keep_word(w) for w in WORDS]
+    assert js["parts"] == [name_parts(w) for w in WORDS]
     assert js["shard"] == [shard_of(w, 64) for w in WORDS]
     assert js["terms"] == [english_terms(normalize(t)) for t in TEXTS]
     assert js["keys"] == [message_key(t) for t in TEXTS]
@@ -78,14 +113,24 @@ def browser_rankings(site_url, browser) -> dict[tuple[str, str], list[str]]:
     return rankings
 
 
+TOP1_AT_LEAST = {  # per kind: what the engine achieves, less about one query (ties, small changes of content)
+    "zh-phrase": 0.96, "zh-word": 0.95, "mixed": 0.94, "error": 0.92, "en": 0.93, "colloquial": 0.9,
+    "pinyin": 0.94, "traditional": 0.94, "regional": 0.9, "typo": 0.93, "digits": 0.93,
+}
+
+
 def test_query_set_finds_the_right_entry_first(browser_rankings):
-    ranks = []
-    for query in QUERIES:
-        ids = browser_rankings[query.get("lang", "zh"), query["q"]]
-        assert ids, f"no result for {query['q']!r}"
-        ranks.append(ids[0] == query["id"])
-    misses = [q["q"] for q, hit in zip(QUERIES, ranks, strict=True) if not hit]
-    assert sum(ranks) / len(ranks) >= 0.9, f"top-1 {sum(ranks)}/{len(ranks)}; missed: {misses}"
+    assert set(TOP1_AT_LEAST) == {q["kind"] for q in QUERIES}
+    for kind, least in TOP1_AT_LEAST.items():
+        queries = [q for q in QUERIES if q["kind"] == kind]
+        firsts = []
+        for query in queries:
+            ids = browser_rankings[query.get("lang", "zh"), query["q"]]
+            assert ids, f"no result for {query['q']!r}"
+            firsts.append(ids[0] == query["id"])
+        misses = [q["q"] for q, first in zip(queries, firsts, strict=True) if not first]
+        assert sum(firsts) / len(firsts) >= least, f"{kind}: top-1 {sum(firsts)}/{len(firsts)}; missed: {misses}"
+    assert len([q for q in QUERIES if q["kind"] in ("pinyin", "traditional", "regional", "typo", "digits")]) >= 75
 
 
 def test_cli_engine_ranks_like_the_browser(site, browser_rankings):
@@ -104,6 +149,33 @@ def test_deep_link_opens_with_results(site_url, browser):
     assert "/zh/cuda-out-of-memory/" in first.locator("a").first.get_attribute("href")
     assert first.locator("mark").count() > 0  # matched words are highlighted
     page.close()
+
+
+def _result_list(page) -> str:
+    page.locator(".md-search-result__item").first.wait_for()
+    return page.locator(".md-search-result__list").inner_text()
+
+
+def test_no_results_says_so_and_offers_terms_and_tags(site_url, browser):
+    page = browser.new_page()
+    for lang, query, says in (("zh", "gitt", "没有找到结果"), ("en", "gitt", "No results")):
+        page.goto(f"{site_url}{lang}/?q={quote(query)}")
+        text = _result_list(page)
+        assert says in text and "git" in text.replace(query, "")  # the nearest index term is offered
+        link = page.locator(".md-search-result__item > a").first.get_attribute("href")
+        assert link.split("?")[0].endswith(f"/{lang}/tags/")
+    page.close()
+
+
+def test_hostile_queries_answer_and_leave_the_worker_usable(site, site_url, browser):
+    page = browser.new_page()
+    open_search(page, f"{site_url}zh/")
+    for query in HOSTILE_QUERIES:
+        search(page, "zh", query)  # returns once the list shows results or the "no results" item
+        assert page.locator(".md-search-result__item").count() >= 1, query[:40]
+    assert search(page, "zh", "显存不足")[1][0] == "cuda-out-of-memory"
+    page.close()
+    assert len(run_queries(site / "zh" / "search", HOSTILE_QUERIES)) == len(HOSTILE_QUERIES)  # node answers them too
 
 
 def test_search_command(tmp_path):

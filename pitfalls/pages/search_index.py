@@ -6,8 +6,11 @@ and writes the index as small files the engine fetches on demand (docs/SEARCH.md
 
     search/search_index.json   stub for Material's page script (config only, no documents)
     search/manifest.json       what engine.js must agree on: shard count, score scale, sections,
-                               longest Chinese term, synonyms, stop words
-    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k
+                               longest Chinese term, synonyms, stop words, pinyin syllables
+    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, and the
+                               traditional / Taiwan / Hong Kong forms of the Chinese terms there
+    search/p/<k>.json          pinyin → Chinese terms, by first syllable (loaded only for pinyin queries)
+    search/w/<n>.json          the English terms of n letters (loaded only to correct a typo)
     search/d/<n>.json          what a result shows of entry n, and its error messages
 
 Chinese is cut by the content's segmenter (jieba, search-engine mode, project dictionary); every
@@ -27,7 +30,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..records.model import KnowledgeBase, Record
-from ..text import HAN_CHARACTER, MAX_WORD_CHARS, PIECES, Segmenter, keep_word, message_key, normalize, stem
+from ..records.signatures import is_literal
+from ..text import (
+    HAN_CHARACTER,
+    MAX_WORD_CHARS,
+    PIECES,
+    Segmenter,
+    chinese_variants,
+    keep_word,
+    message_key,
+    normalize,
+    pinyin_reading,
+    pinyin_syllables,
+    stem,
+    word_terms,
+)
 from .render import plain_text, ui_strings
 
 FIELD_WEIGHTS = {"title": 5.0, "symptoms": 4.0, "tags": 4.0, "quick_fix": 3.0, "body": 1.0}
@@ -42,6 +59,8 @@ occurs in SECTIONS[i] ("" = title and tags, no anchor). The manifest hands the l
 _BIT = {anchor or "title": bit for bit, anchor in enumerate(SECTIONS)}
 SHARD_TARGET_BYTES = 12_000
 """Postings per shard file, roughly: the shard count is the smallest power of two that gets there."""
+MIN_TYPO_TERM_CHARS = 3
+"""English terms shorter than this are not offered as corrections of a typo (too many are one edit apart)."""
 MAX_POSTINGS = 400
 """A term found in more entries keeps only its best-scoring ones: such a common word ranks little
 on its own, and uncapped it would make its shard (and the download before a result) large."""
@@ -63,23 +82,25 @@ def shard_of(term: str, shards: int) -> int:
 
 class Analyzer:
     """Cuts text into index terms: the content's segmenter (jieba, search-engine mode) for Chinese,
-    `keep_word` and `stem` for the rest."""
+    `word_terms` (noise dropped, stemmed, names with digits also by their parts) for the rest."""
 
     def __init__(self, segmenter: Segmenter, stopwords: frozenset[str]):
         self.segmenter = segmenter
         self.stopwords = stopwords
 
     def terms(self, text: str) -> tuple[list[str], list[str]]:
-        """(word terms, single Chinese characters) of `text`; words count for the entry's length."""
-        words, chars = [], []
+        """(words, parts) of `text`: the words count for the entry's length; the parts (each Chinese
+        character, the parts of a name with digits) are indexed too but do not lengthen it."""
+        words, parts = [], []
         for match in PIECES.finditer(normalize(text)):
             run, word = match.groups()
             if run:
                 words += [w for w in self.segmenter.search_words(run) if 1 < len(w) <= MAX_WORD_CHARS]
-                chars += list(run)
-            elif keep_word(word):
-                words.append(stem(word))
-        return words, chars
+                parts += list(run)
+            elif terms := word_terms(word):
+                words.append(terms[0])
+                parts += terms[1:]
+        return words, parts
 
     def phrase(self, text: str) -> list[str]:
         """The terms a synonym phrase stands for, as the query side sees them: whole words
@@ -134,7 +155,14 @@ class SearchIndex:
     manifest: dict
     """manifest.json."""
     shards: list[dict]
-    """t/<k>.json for k in range(len(shards))."""
+    """t/<k>.json for k in range(len(shards)): {"terms": term → postings, "variants": traditional or
+    regional form → the simplified terms it stands for}, by the shard key of the term or form."""
+    pinyin: list[dict]
+    """p/<k>.json: toneless pinyin of a Chinese term, syllables joined → the terms read so, by the
+    shard of the first syllable (the query side knows where a syllable starts, not where a term ends)."""
+    words: dict[int, list[str]]
+    """w/<n>.json: the English terms of n letters (at least MIN_TYPO_TERM_CHARS), sorted: a typo of
+    a word is looked for among the terms of about its length."""
     docs: list[dict]
     """d/<n>.json for n in range(len(docs))."""
 
@@ -143,6 +171,7 @@ def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
     """Cut, count and score every entry of `base` in `lang`."""
     vocabulary = base.vocabulary
     stopwords = frozenset(normalize(w) for w in vocabulary.stopwords)
+    stopwords |= frozenset(chinese_variants(sorted(w for w in stopwords if HAN_CHARACTER.match(w))))  # 怎麼辦 as 怎么办
     analyzer = Analyzer(base.segmenter(), stopwords)
     counts: list[dict[str, float]] = []
     masks: list[dict[str, int]] = []
@@ -156,9 +185,9 @@ def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
         for field, pieces in text.fields.items():
             weight = FIELD_WEIGHTS[field]
             for bit, piece in pieces:
-                words, chars = analyzer.terms(plain_text(piece))
+                words, parts = analyzer.terms(plain_text(piece))
                 length += weight * len(words)
-                for term in (*words, *chars):
+                for term in (*words, *parts):
                     weighted[term] += weight
                     mask[term] |= 1 << bit
         counts.append(weighted)
@@ -182,13 +211,33 @@ def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
             hits = sorted(sorted(hits, key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
         postings[term] = [value for hit in hits for value in hit]
 
-    size = sum(len(t) * 3 + 6 * len(p) for t, p in postings.items())
-    shard_count = 1
-    while size / shard_count > SHARD_TARGET_BYTES:
-        shard_count *= 2
-    shards: list[dict] = [{} for _ in range(shard_count)]
+    synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in vocabulary.synonyms]
+    chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)}
+                     | {t for group in synonyms for phrase in group for t in phrase if HAN_CHARACTER.match(t)})
+    variants = {form: sorted(terms) for form, terms in chinese_variants(chinese).items() if form not in postings}
+    size = sum(len(t) * 3 + 6 * len(p) for t, p in postings.items()) + sum(len(f) * 6 for f in variants)
+    shard_count = _shard_count(size)
+    shards: list[dict] = [{"terms": {}, "variants": {}} for _ in range(shard_count)]
     for term in sorted(postings):
-        shards[shard_of(term, shard_count)][term] = postings[term]
+        shards[shard_of(term, shard_count)]["terms"][term] = postings[term]
+    for form in sorted(variants):
+        shards[shard_of(form, shard_count)]["variants"][form] = variants[form]
+
+    readings: dict[str, list[str]] = defaultdict(list)  # pinyin key → the Chinese terms read so
+    first_syllable = {}
+    for term in chinese:
+        if len(term) > 1 and (syllables := pinyin_reading(term)):
+            readings["".join(syllables)].append(term)
+            first_syllable["".join(syllables)] = syllables[0]
+    pinyin_count = _shard_count(sum(len(key) + 10 * len(terms) for key, terms in readings.items()))
+    pinyin: list[dict] = [{} for _ in range(pinyin_count)]
+    for key in sorted(readings):
+        pinyin[shard_of(first_syllable[key], pinyin_count)][key] = readings[key]
+
+    words: dict[int, list[str]] = defaultdict(list)  # the English terms by length, for typo correction
+    for term in sorted(set(postings) | {t for group in synonyms for phrase in group for t in phrase}):
+        if term.isascii() and term.isalpha() and len(term) >= MIN_TYPO_TERM_CHARS:
+            words[len(term)].append(term)
 
     ui = ui_strings()[lang]
     headings = {"quick-fix": ui["quick_fix"], "symptoms": ui["symptoms"], "steps": ui["steps"], "cause": ui["cause"],
@@ -201,11 +250,24 @@ def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
         "sections": [[anchor, headings.get(anchor, "")] for anchor in SECTIONS],
         "scoreScale": SCORE_SCALE,
         "stopwords": sorted(stopwords),
-        "synonyms": [[analyzer.phrase(phrase) for phrase in group] for group in vocabulary.synonyms],
+        "synonyms": synonyms,
+        "pinyinShards": pinyin_count,
+        "syllables": " ".join(pinyin_syllables()),
+        "wordLengths": sorted(words),
+        "noResults": {"title": ui["search_none"], "closest": ui["search_closest"], "browse": ui["search_browse"],
+                      "location": "tags/"},
     }
-    digest = hashlib.sha256(json.dumps([manifest, shards, docs], ensure_ascii=False, sort_keys=True).encode()).hexdigest()
-    manifest["version"] = digest[:12]  # appended to file URLs, so a rebuilt site is never mixed with a cached one
-    return SearchIndex(manifest, shards, docs)
+    digest = hashlib.sha256(json.dumps([manifest, shards, pinyin, words, docs], ensure_ascii=False, sort_keys=True).encode())
+    manifest["version"] = digest.hexdigest()[:12]  # appended to file URLs, so a rebuilt site is never mixed with a cached one
+    return SearchIndex(manifest, shards, pinyin, dict(words), docs)
+
+
+def _shard_count(size: int) -> int:
+    """The smallest power of two that splits `size` bytes into files of about SHARD_TARGET_BYTES."""
+    count = 1
+    while size / count > SHARD_TARGET_BYTES:
+        count *= 2
+    return count
 
 
 def _doc_data(record: Record, text: EntryText, lang: str) -> dict:
@@ -220,7 +282,9 @@ def _doc_data(record: Record, text: EntryText, lang: str) -> dict:
         "title": plain_text(record.title.get(lang)),
         "tags": [tag.get(lang) for tag in record.tags],
         "sections": [[bit, lines] for bit, lines in sorted(sections.items())],
-        "messages": [message_key(s.text.get(lang)) for s in record.symptoms if message_key(s.text.get(lang))],
+        "messages": [key for key in dict.fromkeys(
+            [message_key(s.text.get(lang)) for s in record.symptoms]
+            + [message_key(s.text) for s in record.signatures if is_literal(s)]) if key],
     }
 
 
@@ -235,7 +299,8 @@ def write_index(index: SearchIndex, search_dir: Path) -> None:
     if search_dir.exists():
         shutil.rmtree(search_dir)
     (search_dir / "t").mkdir(parents=True)
-    (search_dir / "d").mkdir()
+    for folder in ("d", "p", "w"):
+        (search_dir / folder).mkdir()
 
     def dump(path: Path, data: object) -> None:
         path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
@@ -244,6 +309,10 @@ def write_index(index: SearchIndex, search_dir: Path) -> None:
     dump(search_dir / "manifest.json", index.manifest)
     for number, shard in enumerate(index.shards):
         dump(search_dir / "t" / f"{number}.json", shard)
+    for number, shard in enumerate(index.pinyin):
+        dump(search_dir / "p" / f"{number}.json", shard)
+    for length, words in index.words.items():
+        dump(search_dir / "w" / f"{length}.json", words)
     for number, doc in enumerate(index.docs):
         dump(search_dir / "d" / f"{number}.json", doc)
 

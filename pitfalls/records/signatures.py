@@ -50,6 +50,11 @@ _CATEGORIES = {
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
+def is_literal(signature: Signature) -> bool:
+    """Whether a signature is one whole error message: exact text without placeholders."""
+    return signature.kind == "exact" and not _PLACEHOLDER.search(signature.text)
+
+
 def exact_pattern(text: str, placeholders: bool = True) -> str:
     """The regular expression for exact text: literal, any run of blanks matching any run of blanks,
     and (when `placeholders`) each placeholder replaced by its expression. Blank runs are

@@ -41,8 +41,20 @@ def open_search(page, lang_url: str) -> None:
     page.wait_for_function(_READY)
 
 
+NO_RESULTS = "tags"
+"""Where the engine's "no results" item links (the tag index): not an entry."""
+
+
 def search(page, lang: str, query: str) -> tuple[float, list[str]]:
-    """(ms from the keystroke to the result list, entry ids in the order shown) for `query`."""
+    """(ms from the keystroke to the result list, entry ids in the order shown) for `query`; no ids
+    when the list shows only the "no results" item."""
     result = page.evaluate(_SEARCH, query)
     ids = [href.split(f"/{lang}/", 1)[1].split("/")[0].split("?")[0].split("#")[0] for href in result["hrefs"]]
-    return result["ms"], ids
+    return result["ms"], [i for i in ids if i != NO_RESULTS]
+
+
+HOSTILE_QUERIES = ["x" * 10_000, "显存" * 5_000, "a" * 300 + " " + "b" * 300, "!?.,;:()[]{}<>/\\|~`@#$%^&*-_=+" * 10,
+                   "\x00\x01\x07\x1b[31m\u202e\ufeff", " ".join(["xian", "cun", "bu", "zu", "tidu"] * 10)]
+"""A run of 10,000 letters, a 10,000-character Chinese paste, long runs of one letter, only punctuation,
+control characters, 50 pinyin syllables: each gets an answer (tests/test_search.py); bench_search
+times them at 5,000 entries."""

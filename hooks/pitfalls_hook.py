@@ -19,6 +19,7 @@ from markupsafe import escape
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+from pitfalls.pages.dates import EntryDates, entry_dates
 from pitfalls.pages.export import site_files
 from pitfalls.pages.render import RenderedPage, SiteRenderer, ui_strings
 from pitfalls.pages.search_index import write_site_index
@@ -37,6 +38,8 @@ class Build:
     """The site language."""
     settings: HookSettings
     """What the environment said."""
+    dates: dict[str, EntryDates] = field(default_factory=dict)
+    """When each entry appeared and last changed (git), read once for the pages and the feed."""
     pages: dict[str, RenderedPage] = field(default_factory=dict)
     """Rendered pages by source path."""
 
@@ -74,12 +77,14 @@ def on_config(config):
     if not settings.stock_search:  # overrides/main.html points Material's search UI at our worker
         config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
-    renderer = SiteRenderer(build.base, lang, edit_url=edit_url)
+    build.dates = entry_dates(build.base)
+    renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url)
     build.pages = {page.src_uri: page for page in renderer.pages()}
     config.nav = [
         {ui["home"]: "index.md"},
         {ui["categories"]: [f"categories/{group.label.key}.md" for group in renderer.index.categories]},
         {ui["all_tags"]: "tags/index.md"},
+        {ui["recently_updated"]: "recent.md"},
         {ui["translations"]: "translations.md"},
     ]
     _build = build
@@ -90,7 +95,7 @@ def on_files(files, config):
     for page in _build.pages.values():
         files.append(File.generated(config, page.src_uri, content=page.content))
     # entries.json and feed.xml: not .md, so MkDocs copies them as they are
-    for path, text in site_files(_build.base, _build.lang, config.site_url).items():
+    for path, text in site_files(_build.base, _build.lang, config.site_url, _build.dates).items():
         files.append(File.generated(config, path, content=text))
     return files
 

@@ -18,7 +18,8 @@ from markupsafe import Markup, escape
 
 from ..records.model import KnowledgeBase, Record
 from ..settings import TEMPLATES_DIR
-from .listings import Group, SiteIndex
+from .dates import EntryDates
+from .listings import Group, ListingPage, SiteIndex
 from .translations import coverage
 
 
@@ -141,18 +142,21 @@ def plain_text(text: str) -> str:
 class SiteRenderer:
     """Renders every page of one language site from the knowledge base."""
 
-    def __init__(self, base: KnowledgeBase, lang: str, *, edit_url: str = "", env: jinja2.Environment | None = None):
+    def __init__(self, base: KnowledgeBase, lang: str, *, dates: dict[str, EntryDates] | None = None,
+                 edit_url: str = "", env: jinja2.Environment | None = None):
+        """`dates`: entry_dates(base), read from git when not given."""
         self.base, self.lang = base, lang
-        self.index = SiteIndex(base)
+        self.index = SiteIndex(base, dates)
         self.env = env or environment()
         self.ui = ui_strings()[lang]
-        self.common = {"lang": lang, "ui": self.ui, "index": self.index, "edit_url": edit_url}
+        self.common = {"lang": lang, "ui": self.ui, "index": self.index, "dates": self.index.dates, "edit_url": edit_url}
 
     def pages(self) -> list[RenderedPage]:
         """All pages of the language site, in a stable order."""
         pages = [self.home(), self.all_tags(), self.translations()]
-        pages += [self.category(c) for c in self.index.categories]
-        pages += [self.tag(t) for t in self.index.tags]
+        pages += [self.category(c, listing) for c in self.index.categories for listing in c.pages]
+        pages += [self.tag(t, listing) for t in self.index.tags for listing in t.pages]
+        pages += [self.recent(listing) for listing in self.index.recent]
         for record in self.base.records:
             pages.append(self.entry(record))
             pages += [self.alias(record, alias) for alias in record.aliases]
@@ -171,13 +175,22 @@ class SiteRenderer:
         return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record), title,
                             plain_text(record.quick_fix.get(self.lang)), {"og_type": "article"})
 
-    def category(self, group: Group) -> RenderedPage:
-        title = self.ui["entries_in_category"].format(label=group.label.get(self.lang))
-        return RenderedPage(f"categories/{group.label.key}.md", self._render("category.md.j2", group=group), title)
+    def category(self, group: Group, listing: ListingPage) -> RenderedPage:
+        title = self._page_title(self.ui["entries_in_category"].format(label=group.label.get(self.lang)), listing)
+        return RenderedPage(listing.src_uri, self._render("category.md.j2", group=group, listing=listing), title)
 
-    def tag(self, group: Group) -> RenderedPage:
-        title = self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang))
-        return RenderedPage(f"tags/{group.label.key}.md", self._render("tag.md.j2", group=group), title)
+    def tag(self, group: Group, listing: ListingPage) -> RenderedPage:
+        title = self._page_title(self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang)), listing)
+        return RenderedPage(listing.src_uri, self._render("tag.md.j2", group=group, listing=listing), title)
+
+    def recent(self, listing: ListingPage) -> RenderedPage:
+        """Every entry by its last change, newest first (dates from git, as in the feed)."""
+        return RenderedPage(listing.src_uri, self._render("recent.md.j2", listing=listing),
+                            self._page_title(self.ui["recently_updated"], listing))
+
+    def _page_title(self, title: str, listing: ListingPage) -> str:
+        """A listing's title; from its second page on, with the page number, so every page's title differs."""
+        return title if listing.number == 1 else f"{title} · {self.ui['page_number'].format(number=listing.number)}"
 
     def all_tags(self) -> RenderedPage:
         return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"])

@@ -14,7 +14,7 @@ from .schema import SLUG, file_label, read_valid, schema_problems, slug_problem
 from .signatures import compile_signature
 from .vocabulary import read_vocabulary
 
-RESERVED_IDS = frozenset({"assets", "categories", "search", "tags", "translations", "404"})
+RESERVED_IDS = frozenset({"assets", "categories", "recent", "search", "tags", "translations", "404"})
 """Ids that would collide with the site's own pages."""
 
 

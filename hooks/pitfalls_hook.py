@@ -5,7 +5,8 @@ comes from `theme.language` and the site root from `site_url` (both set in mkdoc
 PITFALLS_LANG and PITFALLS_SITE_URL); every other setting is in pitfalls/settings.py.
 
 Each build's state lives in one `Build`, made in `on_config`: MkDocs does not reload hooks under
-`serve`, so nothing may outlive a build at module level.
+`serve`, so nothing may outlive a build at module level. `pitfalls serve` keeps a language's
+build running and updates the pages that changed from that state (pitfalls/commands/serve_worker.py).
 """
 
 from __future__ import annotations
@@ -15,14 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from jinja2 import Environment
 from markupsafe import escape
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 
 from pitfalls.pages.dates import EntryDates, entry_dates
 from pitfalls.pages.export import site_files
-from pitfalls.pages.render import RenderedPage, SiteRenderer, ui_strings
-from pitfalls.pages.search_index import write_site_index
+from pitfalls.pages.render import PagePlan, RenderedPage, SiteRenderer, ui_strings
+from pitfalls.pages.search_index import EntryAnalysis, SearchIndex, write_site_index
 from pitfalls.records.model import LANGUAGES, KnowledgeBase
 from pitfalls.records.validate import ContentError, load_knowledge_base
 from pitfalls.settings import DEFAULT_SITE_URL, HookSettings
@@ -42,10 +45,31 @@ class Build:
     """When each entry appeared and last changed (git), read once for the pages and the feed."""
     pages: dict[str, RenderedPage] = field(default_factory=dict)
     """Rendered pages by source path."""
+    renderer: SiteRenderer | None = None
+    """What rendered them, with the site index (similar entries, listings)."""
+    plan: dict[str, PagePlan] = field(default_factory=dict)
+    """The renderer's plan: the inputs of the pages."""
+    rendered: dict[str, list[RenderedPage]] = field(default_factory=dict)
+    """The rendered pages by plan key."""
+    files: Files | None = None
+    """MkDocs' files of the site, from on_files."""
+    nav: Navigation | None = None
+    """MkDocs' navigation, from on_nav."""
+    env: Environment | None = None
+    """The theme's Jinja environment, from on_env."""
+    search: SearchIndex | None = None
+    """The search index written in on_post_build."""
+    analyses: dict[str, EntryAnalysis] = field(default_factory=dict)
+    """The search index's analysis of each record, by id."""
 
 
 _build: Build | None = None
 """The current build: replaced in on_config, the first event of every build."""
+
+
+def current_build() -> Build | None:
+    """The last build's state, for `pitfalls serve` to update."""
+    return _build
 
 
 def _knowledge_base(settings: HookSettings) -> KnowledgeBase:
@@ -79,7 +103,9 @@ def on_config(config):
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     build.dates = entry_dates(build.base)
     renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url)
-    build.pages = {page.src_uri: page for page in renderer.pages()}
+    build.renderer, build.plan = renderer, renderer.plan()
+    build.rendered = {key: plan.render() for key, plan in build.plan.items()}
+    build.pages = {page.src_uri: page for pages in build.rendered.values() for page in pages}
     config.nav = [
         {ui["home"]: "index.md"},
         {ui["categories"]: [f"categories/{group.label.key}.md" for group in renderer.index.categories]},
@@ -92,12 +118,23 @@ def on_config(config):
 
 
 def on_files(files, config):
+    _build.files = files
     for page in _build.pages.values():
         files.append(File.generated(config, page.src_uri, content=page.content))
     # entries.json and feed.xml: not .md, so MkDocs copies them as they are
     for path, text in site_files(_build.base, _build.lang, config.site_url, _build.dates).items():
         files.append(File.generated(config, path, content=text))
     return files
+
+
+def on_nav(nav, config, files):
+    _build.nav = nav
+    return nav
+
+
+def on_env(env, config, files):
+    _build.env = env
+    return env
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -117,4 +154,4 @@ def on_page_markdown(markdown, page, config, files):
 def on_post_build(config):
     # after Material's search plugin (hooks run after plugins): our index replaces its search/
     if not _build.settings.stock_search:
-        write_site_index(_build.base, _build.lang, Path(config.site_dir))
+        _build.search = write_site_index(_build.base, _build.lang, Path(config.site_dir), _build.analyses)

@@ -88,9 +88,12 @@ class Group:
 class SiteIndex:
     """Everything collected across all records before any page is rendered."""
 
-    def __init__(self, base: KnowledgeBase, dates: dict[str, EntryDates] | None = None):
-        """`dates`: entry_dates(base), read from git when not given."""
+    def __init__(self, base: KnowledgeBase, dates: dict[str, EntryDates] | None = None, previous: SiteIndex | None = None):
+        """`dates`: entry_dates(base), read from git when not given. `previous`: the index of an earlier
+        version of the same content with the same vocabulary (`serve`), whose terms of unchanged records are reused."""
         self.base = base
+        self._previous = previous
+        self._similar: dict[str, tuple[Record, ...]] = {}
         self.dates = entry_dates(base) if dates is None else dates
         self.categories = tuple(
             Group(c, tuple(r for r in base.records if r.category.key == c.key), f"categories/{c.key}/")
@@ -127,8 +130,14 @@ class SiteIndex:
         """The entries the record names in `related`, in its order."""
         return tuple(self._by_id[i] for i in record.related)
 
-    def similar(self, record: Record, count: int = SIMILAR_COUNT) -> tuple[Record, ...]:
-        """Up to `count` other entries with the most in common, best first, leaving out the hand-picked ones.
+    def similar(self, record: Record) -> tuple[Record, ...]:
+        """Up to SIMILAR_COUNT other entries with the most in common (`_rank_similar`), computed once per record."""
+        if record.id not in self._similar:
+            self._similar[record.id] = self._rank_similar(record)
+        return self._similar[record.id]
+
+    def _rank_similar(self, record: Record) -> tuple[Record, ...]:
+        """Up to SIMILAR_COUNT other entries with the most in common, best first, leaving out the hand-picked ones.
 
         What counts: shared tags, category and terms (words of the titles and symptoms in both
         languages, cut by the content's segmenter as `pitfalls similar` compares them), each weighted by how rare
@@ -143,7 +152,7 @@ class SiteIndex:
                 totals[other_id] = totals.get(other_id, 0.0) + weight
         scores = sorted((-round(score, 9), other_id) for other_id, score in totals.items()
                         if score >= MIN_SIMILARITY and other_id != record.id and other_id not in record.related)
-        return tuple(self._by_id[i] for _, i in scores[:count])
+        return tuple(self._by_id[i] for _, i in scores[:SIMILAR_COUNT])
 
     @cached_property
     def _postings(self) -> dict[tuple[str, str], list[str]]:
@@ -164,7 +173,11 @@ class SiteIndex:
         """Record id → its tags, category and terms."""
         cutter = self.base.segmenter()
         features = {}
+        earlier = self._previous._by_id if self._previous else {}
         for record in self.base.records:
+            if earlier.get(record.id) == record:
+                features[record.id] = self._previous._features[record.id]
+                continue
             texts = [record.title, *(s.text for s in record.symptoms)]
             terms = {("term", t) for text in texts for lang in LANGUAGES if text.has(lang) for t in comparable_words(getattr(text, lang), cutter)}
             features[record.id] = frozenset(terms | {("tag", t.key) for t in record.tags} | {("category", record.category.key)})

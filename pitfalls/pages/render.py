@@ -9,6 +9,7 @@ and whose bodies are raw HTML blocks, which Markdown passes through untouched.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -37,6 +38,17 @@ class RenderedPage:
     """Plain-text summary for <meta name="description"> and og:description."""
     meta: dict = field(default_factory=dict)
     """Extra per-page values for the theme, e.g. og:type."""
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """Pages of a language site, ready to render."""
+
+    inputs: tuple | None
+    """All of the content that the pages show: equal inputs, equal pages. None: pages that are
+    rendered every time (the home, tag index and translation pages: few, and small)."""
+    render: Callable[[], list[RenderedPage]] = field(compare=False)
+    """Renders them."""
 
 
 @cache
@@ -143,24 +155,39 @@ class SiteRenderer:
     """Renders every page of one language site from the knowledge base."""
 
     def __init__(self, base: KnowledgeBase, lang: str, *, dates: dict[str, EntryDates] | None = None,
-                 edit_url: str = "", env: jinja2.Environment | None = None):
-        """`dates`: entry_dates(base), read from git when not given."""
+                 edit_url: str = "", env: jinja2.Environment | None = None, previous: SiteIndex | None = None):
+        """`dates`: entry_dates(base), read from git when not given; `previous`: see SiteIndex."""
         self.base, self.lang = base, lang
-        self.index = SiteIndex(base, dates)
+        self.index = SiteIndex(base, dates, previous)
         self.env = env or environment()
         self.ui = ui_strings()[lang]
         self.common = {"lang": lang, "ui": self.ui, "index": self.index, "dates": self.index.dates, "edit_url": edit_url}
 
     def pages(self) -> list[RenderedPage]:
         """All pages of the language site, in a stable order."""
-        pages = [self.home(), self.all_tags(), self.translations()]
-        pages += [self.category(c, listing) for c in self.index.categories for listing in c.pages]
-        pages += [self.tag(t, listing) for t in self.index.tags for listing in t.pages]
-        pages += [self.recent(listing) for listing in self.index.recent]
+        return [page for plan in self.plan().values() for page in plan.render()]
+
+    def plan(self) -> dict[str, PagePlan]:
+        """Every page of the language site, not rendered yet, by a key that names the same pages in every
+        version of the content: what `serve` compares to render only the pages whose inputs changed."""
+        plan = {"home": PagePlan(None, lambda: [self.home()]),
+                "tags": PagePlan(None, lambda: [self.all_tags()]),
+                "translations": PagePlan(None, lambda: [self.translations()])}
+        for kind, groups in (("category", self.index.categories), ("tag", self.index.tags)):
+            render = getattr(self, kind)
+            for group in groups:
+                for listing in group.pages:
+                    plan[listing.src_uri] = PagePlan((listing, len(group.records)),
+                                                     lambda group=group, listing=listing, render=render: [render(group, listing)])
+        for listing in self.index.recent:
+            plan[listing.src_uri] = PagePlan((listing, tuple(self.index.dates[r.id] for r in listing.records)),
+                                             lambda listing=listing: [self.recent(listing)])
         for record in self.base.records:
-            pages.append(self.entry(record))
-            pages += [self.alias(record, alias) for alias in record.aliases]
-        return pages
+            # the entry's page and the redirects from its former ids
+            plan[f"entry:{record.id}"] = PagePlan(
+                (record, self.index.related(record), self.index.similar(record)),
+                lambda record=record: [self.entry(record), *(self.alias(record, alias) for alias in record.aliases)])
+        return plan
 
     def _render(self, template: str, **context) -> str:
         return self.env.get_template(template).render(**self.common, **context)

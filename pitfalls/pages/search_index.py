@@ -139,43 +139,67 @@ class SearchIndex:
     """d/<n>.json for n in range(len(docs))."""
 
 
-def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
-    """Cut, count and score every entry of `base` in `lang`."""
+@dataclass(frozen=True)
+class EntryAnalysis:
+    """One entry cut into terms: what scoring needs of it, and what a result shows."""
+
+    record: Record
+    """The entry analysed."""
+    weighted: dict[str, float]
+    """Term → its count, weighted by field (FIELD_WEIGHTS)."""
+    mask: dict[str, int]
+    """Term → bits of the SECTIONS it occurs in."""
+    length: float
+    """The entry's weighted number of words."""
+    doc: dict
+    """d/<n>.json."""
+
+
+def _analyze(record: Record, base: KnowledgeBase, lang: str, analyzer: Analyzer) -> EntryAnalysis:
+    text = entry_text(record, base, lang)
+    weighted: dict[str, float] = defaultdict(float)
+    mask: dict[str, int] = defaultdict(int)
+    length = 0.0
+    for field, pieces in text.fields.items():
+        weight = FIELD_WEIGHTS[field]
+        for bit, piece in pieces:
+            words, chars = analyzer.terms(plain_text(piece))
+            length += weight * len(words)
+            for term in (*words, *chars):
+                weighted[term] += weight
+                mask[term] |= 1 << bit
+    return EntryAnalysis(record, weighted, mask, length, _doc_data(record, text, lang))
+
+
+def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysis] | None = None) -> SearchIndex:
+    """Cut, count and score every entry of `base` in `lang`. `analyses` (record id → its analysis, filled
+    here) lets `serve` cut only the records that changed since the last index of the same vocabulary."""
     vocabulary = base.vocabulary
     stopwords = frozenset(normalize(w) for w in vocabulary.stopwords)
     analyzer = Analyzer(base.segmenter(), stopwords)
-    counts: list[dict[str, float]] = []
-    masks: list[dict[str, int]] = []
-    lengths: list[float] = []
-    docs = []
+    entries = []
     for record in base.records:
-        text = entry_text(record, base, lang)
-        weighted: dict[str, float] = defaultdict(float)
-        mask: dict[str, int] = defaultdict(int)
-        length = 0.0
-        for field, pieces in text.fields.items():
-            weight = FIELD_WEIGHTS[field]
-            for bit, piece in pieces:
-                words, chars = analyzer.terms(plain_text(piece))
-                length += weight * len(words)
-                for term in (*words, *chars):
-                    weighted[term] += weight
-                    mask[term] |= 1 << bit
-        counts.append(weighted)
-        masks.append(mask)
-        lengths.append(length)
-        docs.append(_doc_data(record, text, lang))
+        known = analyses.get(record.id) if analyses is not None else None
+        if known is None or known.record != record:
+            known = _analyze(record, base, lang, analyzer)
+            if analyses is not None:
+                analyses[record.id] = known
+        entries.append(known)
+    counts = [entry.weighted for entry in entries]
+    masks = [entry.mask for entry in entries]
+    lengths = [entry.length for entry in entries]
+    docs = [entry.doc for entry in entries]
 
     n = len(base.records)
     average = sum(lengths) / n if n else 1.0
     df = Counter(term for weighted in counts for term in weighted)
+    idf = {term: SCORE_SCALE * (K1 + 1) * math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
     scored: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
     for number, weighted in enumerate(counts):
         norm = K1 * (1 - B + B * lengths[number] / average)
-        for term, tf in sorted(weighted.items()):
-            idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
-            score = round(SCORE_SCALE * idf * tf * (K1 + 1) / (tf + norm))
-            scored[term].append((number, max(score, 1), masks[number][term]))
+        mask = masks[number]
+        for term, tf in weighted.items():  # postings stay in entry order; shards are sorted by term below
+            scored[term].append((number, max(round(idf[term] * tf / (tf + norm)), 1), mask[term]))
     postings: dict[str, list[int]] = {}
     for term, hits in scored.items():
         if len(hits) > MAX_POSTINGS:
@@ -230,24 +254,30 @@ def material_stub(lang: str) -> dict:
     return {"config": {"lang": [lang], "separator": r"[\s\-]+", "pipeline": [], "fields": {}}, "docs": []}
 
 
-def write_index(index: SearchIndex, search_dir: Path) -> None:
-    """Write the index files into `search_dir` (a language site's search/), replacing what is there."""
-    if search_dir.exists():
+def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | None = None) -> None:
+    """Write the index files into `search_dir` (a language site's search/), replacing what is there.
+    `previous`: the index those files hold (`serve`); only the files that differ are written."""
+    if previous is None and search_dir.exists():
         shutil.rmtree(search_dir)
-    (search_dir / "t").mkdir(parents=True)
-    (search_dir / "d").mkdir()
+    (search_dir / "t").mkdir(parents=True, exist_ok=True)
+    (search_dir / "d").mkdir(exist_ok=True)
 
-    def dump(path: Path, data: object) -> None:
-        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    def dump(path: Path, data: object, before: object = None) -> None:
+        if data != before:
+            path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
     dump(search_dir / "search_index.json", material_stub(index.manifest["lang"]))
     dump(search_dir / "manifest.json", index.manifest)
-    for number, shard in enumerate(index.shards):
-        dump(search_dir / "t" / f"{number}.json", shard)
-    for number, doc in enumerate(index.docs):
-        dump(search_dir / "d" / f"{number}.json", doc)
+    for folder, files, before in (("t", index.shards, previous and previous.shards), ("d", index.docs, previous and previous.docs)):
+        before = before or []
+        for number, data in enumerate(files):
+            dump(search_dir / folder / f"{number}.json", data, before[number] if number < len(before) else None)
+        for number in range(len(files), len(before)):
+            (search_dir / folder / f"{number}.json").unlink(missing_ok=True)
 
 
-def write_site_index(base: KnowledgeBase, lang: str, site_dir: Path) -> None:
-    """The hook's step: the index of `lang` into that language's built site."""
-    write_index(build_index(base, lang), site_dir / "search")
+def write_site_index(base: KnowledgeBase, lang: str, site_dir: Path, analyses: dict[str, EntryAnalysis] | None = None) -> SearchIndex:
+    """The hook's step: the index of `lang` into that language's built site; returns it."""
+    index = build_index(base, lang, analyses)
+    write_index(index, site_dir / "search")
+    return index

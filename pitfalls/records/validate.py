@@ -26,18 +26,37 @@ class ContentError(Exception):
         super().__init__(f"the content has {len(problems)} error(s):\n" + "\n".join(str(p) for p in problems))
 
 
-def load_knowledge_base(content_dir: Path) -> KnowledgeBase:
+class ReadCache:
+    """Schema-checked record files, reused while a file's bytes stay the same: `serve` keeps one
+    across rebuilds, so a save re-reads every file but parses and checks only the changed ones."""
+
+    def __init__(self):
+        self._files: dict[Path, tuple[bytes, tuple[YamlDocument | None, list[Problem]]]] = {}
+
+    def read_valid(self, path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
+        """schema.read_valid, from the cache when the file is unchanged."""
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return read_valid(path, root, schema)  # which reports why
+        known = self._files.get(path)
+        if known is None or known[0] != raw:
+            known = self._files[path] = (raw, read_valid(path, root, schema, raw))
+        return known[1]
+
+
+def load_knowledge_base(content_dir: Path, cache: ReadCache | None = None) -> KnowledgeBase:
     """Read, validate and cross-check everything under `content_dir`; raise ContentError on any error."""
-    base, problems = check_content(content_dir)
+    base, problems = check_content(content_dir, cache)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise ContentError(errors)
     return base
 
 
-def check_content(content_dir: Path) -> tuple[KnowledgeBase | None, list[Problem]]:
+def check_content(content_dir: Path, cache: ReadCache | None = None) -> tuple[KnowledgeBase | None, list[Problem]]:
     """Everything `load_knowledge_base` checks, returned instead of raised."""
-    result = inspect_content(content_dir)
+    result = inspect_content(content_dir, cache)
     return result.base, result.problems
 
 
@@ -83,9 +102,10 @@ class ContentCheck:
         return [p for p in _check_links([*others, record], documents, newcomer=record) if p.file == doc.label]
 
 
-def inspect_content(content_dir: Path) -> ContentCheck:
+def inspect_content(content_dir: Path, cache: ReadCache | None = None) -> ContentCheck:
     """Read, validate and cross-check the content, keeping the documents and records for reporting."""
     root = content_dir.parent
+    read_record = cache.read_valid if cache else read_valid
     problems: list[Problem] = []
     documents: dict[str, YamlDocument] = {}
     registries = {}
@@ -108,7 +128,7 @@ def inspect_content(content_dir: Path) -> ContentCheck:
         elif not SLUG.match(path.stem):
             problems.append(Problem(label, "", slug_problem(path.stem, "file name") + "; the file name is the entry's URL"))
         else:
-            doc, found = read_valid(path, root, "record")
+            doc, found = read_record(path, root, "record")
             problems += found
             if doc is not None:
                 documents[doc.label] = doc

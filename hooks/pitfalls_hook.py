@@ -12,6 +12,8 @@ build running and updates the pages that changed from that state (pitfalls/comma
 from __future__ import annotations
 
 import pickle
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -25,7 +27,7 @@ from mkdocs.structure.nav import Navigation
 from pitfalls.pages.dates import EntryDates, entry_dates
 from pitfalls.pages.export import site_files
 from pitfalls.pages.render import PagePlan, RenderedPage, SiteRenderer, ui_strings
-from pitfalls.pages.search_index import EntryAnalysis, SearchIndex, write_site_index
+from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.model import LANGUAGES, KnowledgeBase
 from pitfalls.records.validate import ContentError, load_knowledge_base
 from pitfalls.settings import DEFAULT_SITE_URL, HookSettings
@@ -57,10 +59,8 @@ class Build:
     """MkDocs' navigation, from on_nav."""
     env: Environment | None = None
     """The theme's Jinja environment, from on_env."""
-    search: SearchIndex | None = None
-    """The search index written in on_post_build."""
-    analyses: dict[str, EntryAnalysis] = field(default_factory=dict)
-    """The search index's analysis of each record, by id."""
+    search_dir: Path | None = None
+    """Our search index, written in on_config to a temporary folder that becomes the site's search/ in on_post_build."""
 
 
 _build: Build | None = None
@@ -103,6 +103,10 @@ def on_config(config):
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     build.dates = entry_dates(build.base)
     renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url)
+    if not settings.stock_search:
+        # before MkDocs renders the pages, so the index's working memory is freed before every page is held
+        build.search_dir = Path(tempfile.mkdtemp(prefix="pitfalls-search-"))
+        write_site_index(build.base, lang, build.search_dir)
     build.renderer, build.plan = renderer, renderer.plan()
     build.rendered = {key: plan.render() for key, plan in build.plan.items()}
     build.pages = {page.src_uri: page for pages in build.rendered.values() for page in pages}
@@ -153,5 +157,18 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_post_build(config):
     # after Material's search plugin (hooks run after plugins): our index replaces its search/
-    if not _build.settings.stock_search:
-        _build.search = write_site_index(_build.base, _build.lang, Path(config.site_dir), _build.analyses)
+    if _build.search_dir:
+        search = Path(config.site_dir) / "search"
+        shutil.rmtree(search, ignore_errors=True)
+        shutil.move(_build.search_dir / "search", search)
+        _remove_search_dir()
+
+
+def on_build_error(error):
+    _remove_search_dir()
+
+
+def _remove_search_dir() -> None:
+    if _build and _build.search_dir:
+        shutil.rmtree(_build.search_dir, ignore_errors=True)
+        _build.search_dir = None

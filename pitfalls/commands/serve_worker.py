@@ -28,7 +28,7 @@ from mkdocs.structure.pages import Page
 from ..pages.dates import entry_dates
 from ..pages.export import site_files
 from ..pages.render import SiteRenderer
-from ..pages.search_index import build_index, write_index
+from ..pages.search_index import EntryAnalysis, SearchIndex, build_index, write_index
 from ..settings import MKDOCS_YML, HookSettings
 
 HOOK = "hooks/pitfalls_hook.py"
@@ -42,6 +42,15 @@ class LanguageBuild:
         self.config = load_config(str(MKDOCS_YML), site_dir=str(site_dir))
         mkdocs_build.build(self.config)
         self.hook = self.config.hooks[HOOK]
+        self.analyses: dict[str, EntryAnalysis] = {}
+        """The search index's analysis of each record, by id: only changed records are cut again."""
+        self.search: SearchIndex | None = None
+        """The search index the site's files hold, once `warm_up` has run."""
+
+    def warm_up(self) -> None:
+        """The search index of the build, kept for the next update to compare with (the same files MkDocs' build wrote)."""
+        build = self.hook.current_build()
+        self.search = build_index(build.base, build.lang, self.analyses)
 
     def update(self) -> None:
         """Bring the built site up to the content in the handover file."""
@@ -86,9 +95,9 @@ class LanguageBuild:
         documentation = files.documentation_pages()
         for file in written:
             mkdocs_build._build_page(file.page, config, documentation, build.nav, build.env)
-        search = build_index(base, build.lang, build.analyses)
-        write_index(search, Path(config.site_dir) / "search", build.search)
-        build.search = search
+        search = build_index(base, build.lang, self.analyses)
+        write_index(search, Path(config.site_dir) / "search", self.search)
+        self.search = search
 
     def update_exports(self) -> None:
         """entries.json and feed.xml, after `update`: serve reloads the browsers without waiting for them."""
@@ -127,12 +136,11 @@ def main() -> int:
             current = None
             continue
         print("ok", flush=True)
-        if updated:
-            try:
-                current.update_exports()
-            except Exception:
-                traceback.print_exc()
-                current = None
+        try:  # after the answer: the browsers reload meanwhile
+            current.update_exports() if updated else current.warm_up()
+        except Exception:
+            traceback.print_exc()
+            current = None
     return 0
 
 

@@ -22,6 +22,7 @@ import hashlib
 import json
 import math
 import shutil
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,7 +166,7 @@ def _analyze(record: Record, base: KnowledgeBase, lang: str, analyzer: Analyzer)
         for bit, piece in pieces:
             words, chars = analyzer.terms(plain_text(piece))
             length += weight * len(words)
-            for term in (*words, *chars):
+            for term in map(sys.intern, (*words, *chars)):  # one string per term across entries
                 weighted[term] += weight
                 mask[term] |= 1 << bit
     return EntryAnalysis(record, weighted, mask, length, _doc_data(record, text, lang))
@@ -185,26 +186,24 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
             if analyses is not None:
                 analyses[record.id] = known
         entries.append(known)
-    counts = [entry.weighted for entry in entries]
-    masks = [entry.mask for entry in entries]
-    lengths = [entry.length for entry in entries]
     docs = [entry.doc for entry in entries]
 
     n = len(base.records)
-    average = sum(lengths) / n if n else 1.0
-    df = Counter(term for weighted in counts for term in weighted)
+    average = sum(entry.length for entry in entries) / n if n else 1.0
+    df = Counter(term for entry in entries for term in entry.weighted)
     idf = {term: SCORE_SCALE * (K1 + 1) * math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
-    scored: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
-    for number, weighted in enumerate(counts):
-        norm = K1 * (1 - B + B * lengths[number] / average)
-        mask = masks[number]
-        for term, tf in weighted.items():  # postings stay in entry order; shards are sorted by term below
-            scored[term].append((number, max(round(idf[term] * tf / (tf + norm)), 1), mask[term]))
-    postings: dict[str, list[int]] = {}
-    for term, hits in scored.items():
-        if len(hits) > MAX_POSTINGS:
-            hits = sorted(sorted(hits, key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
-        postings[term] = [value for hit in hits for value in hit]
+    # flat [entry, score, mask, entry, score, mask, …] lists: a tuple per hit would take twice the memory
+    postings: dict[str, list[int]] = defaultdict(list)
+    for number, entry in enumerate(entries):
+        norm = K1 * (1 - B + B * entry.length / average)
+        mask = entry.mask
+        for term, tf in entry.weighted.items():  # postings stay in entry order; shards are sorted by term below
+            postings[term] += (number, max(round(idf[term] * tf / (tf + norm)), 1), mask[term])
+    del entries, df, idf  # the analyses are no longer needed: free them before the files are made
+    for term, flat in postings.items():
+        if len(flat) > 3 * MAX_POSTINGS:
+            hits = sorted(sorted(zip(flat[::3], flat[1::3], flat[2::3], strict=True), key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
+            postings[term] = [value for hit in hits for value in hit]
 
     size = sum(len(t) * 3 + 6 * len(p) for t, p in postings.items())
     shard_count = 1
@@ -276,8 +275,6 @@ def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | No
             (search_dir / folder / f"{number}.json").unlink(missing_ok=True)
 
 
-def write_site_index(base: KnowledgeBase, lang: str, site_dir: Path, analyses: dict[str, EntryAnalysis] | None = None) -> SearchIndex:
-    """The hook's step: the index of `lang` into that language's built site; returns it."""
-    index = build_index(base, lang, analyses)
-    write_index(index, site_dir / "search")
-    return index
+def write_site_index(base: KnowledgeBase, lang: str, site_dir: Path) -> None:
+    """The index of `lang` into that language's site folder."""
+    write_index(build_index(base, lang), site_dir / "search")

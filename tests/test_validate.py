@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pitfalls.records import schema, validate
 from pitfalls.records.validate import ContentError, check_content, load_knowledge_base
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -90,3 +91,22 @@ def test_load_raises_content_error_listing_every_problem(content):
     with pytest.raises(ContentError) as err:
         load_knowledge_base(content)
     assert "content/tags.yml:1:7: cuda: 'en' is required" in str(err.value)
+
+
+def test_a_read_cache_checks_again_only_the_files_that_changed(content, monkeypatch):
+    cache = validate.ReadCache()
+    assert [r.id for r in load_knowledge_base(content, cache).records] == ["docker-no-gpu", "gpu-oom"]
+    read = []
+
+    def counted(path, *args):
+        read.append(path.name)
+        return schema.read_valid(path, *args)
+
+    monkeypatch.setattr(validate, "read_valid", counted)
+    record = content / "entries" / "gpu-oom.yml"
+    record.write_text(record.read_text(encoding="utf-8").replace("en: Out of GPU memory", "en: Out of memory"), encoding="utf-8")
+    assert load_knowledge_base(content, cache).record("gpu-oom").title.en == "Out of memory"
+    assert read == ["categories.yml", "tags.yml", "gpu-oom.yml"]  # the registries are always read: two small files
+    record.write_text(record.read_text(encoding="utf-8").replace("category: training", "category: nope"), encoding="utf-8")
+    with pytest.raises(ContentError, match=r"gpu-oom\.yml:\d+:\d+: category: unknown category 'nope'"):
+        load_knowledge_base(content, cache)

@@ -10,6 +10,8 @@ built with PITFALLS_STOCK_SEARCH=1):
     it) and by Python's http.server (the offline bundle; every index file costs more there);
   - bytes the browser downloads for search before the first result (fresh browser, N entries);
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
+  - median ms from opening a search link (`/<lang>/?q=…`, as pasted in chat) in a fresh browser
+    context to the first results shown, at N entries, through nginx and http.server;
   - build time of both languages, and the time of our index step alone.
 """
 
@@ -26,6 +28,7 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from urllib.parse import quote
 
 import yaml
 
@@ -40,6 +43,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 ENGINES = {"ours": {}, "stock": {"PITFALLS_STOCK_SEARCH": "1"}}
 BYTES_QUERIES = ["显存不足怎么办", "DataLoader卡死", "RuntimeError: CUDA error: no kernel image is available", "ssh 断开",
                  "xiancun buzu", "顯示卡記憶體不足", "dataloder hnags"]  # the last three load pinyin, variant and typo data
+DEEP_LINKS = [("zh", q) for q in BYTES_QUERIES[:4]] + [("en", "CUDA out of memory"), ("en", "ssh connection closed")]
+"""Search links opened in a fresh browser: (language, query)."""
+# Resolves with the page's clock (ms since navigation started) once the result list or the "no results" line shows.
+_RESULTS_SHOWN = """() => {
+  const list = document.querySelector(".md-search-result__list");
+  const meta = document.querySelector(".md-search-result__meta");
+  const shown = (list && list.children.length) || (meta && /(没有|No matching)/.test(meta.textContent));
+  return shown ? performance.now() : false;
+}"""
 
 
 def build(content: Path, site_dir: Path, env: dict) -> float:
@@ -144,6 +156,18 @@ def download_bytes(browser, url: str) -> dict[str, int]:
     return {**{k: int(statistics.mean(v)) for k, v in totals.items()}, "max_gzip": max(totals["gzip"])}
 
 
+def deep_link_ms(browser, url: str) -> list[float]:
+    """ms from opening each DEEP_LINKS search link in a fresh browser context to its first results."""
+    times = []
+    for lang, query in DEEP_LINKS:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{url}{lang}/?q={quote(query)}", wait_until="commit")
+        times.append(page.wait_for_function(_RESULTS_SHOWN, polling="raf", timeout=60_000).json_value())
+        context.close()
+    return times
+
+
 SITE_DIRS: dict[str, Path] = {}
 
 
@@ -186,7 +210,7 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
     """Build, serve and measure each corpus with both engines."""
     for size, content in corpora.items():
         print(f"\n=== {size} entries ===")
-        results, through_nginx, servers = {}, {}, []
+        results, through_nginx, servers, deep_links = {}, {}, [], {}
         for engine, env in ENGINES.items():
             site_dir = work / f"site-{size}-{engine}"
             seconds = build(content, site_dir, env)
@@ -199,7 +223,9 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
                 through_nginx[engine] = run_queries(browser, f"http://127.0.0.1:{port}/", QUERIES)
                 if size != "12":
                     print(f"hostile queries ({engine}, nginx), ms each: {hostile_line(browser, f'http://127.0.0.1:{port}/')}")
+                    deep_links[engine, "nginx"] = deep_link_ms(browser, f"http://127.0.0.1:{port}/")
             if size != "12":
+                deep_links[engine, "http.server"] = deep_link_ms(browser, url)
                 b = download_bytes(browser, url)
                 print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
                       f"{b['gzip']:,} gzipped (computed: gzip -6 of each file, not measured on the wire; "
@@ -210,6 +236,10 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
         print("keystroke→results, median (max), served by:")
         speed_line("  nginx", through_nginx)
         speed_line("  http.server", results)
+        if deep_links:
+            print(f"search link opened in a fresh browser → first results, median (max) of {len(DEEP_LINKS)}:")
+            for (engine, server), times in deep_links.items():
+                print(f"  {engine:6} {server:12} {statistics.median(times):7.0f} ms ({max(times):7.0f})")
         for server in servers:
             server.shutdown()
 

@@ -5,22 +5,28 @@ comes from `theme.language` and the site root from `site_url` (both set in mkdoc
 PITFALLS_LANG and PITFALLS_SITE_URL); every other setting is in pitfalls/settings.py.
 
 Each build's state lives in one `Build`, made in `on_config`: MkDocs does not reload hooks under
-`serve`, so nothing may outlive a build at module level.
+`serve`, so nothing may outlive a build at module level. `pitfalls serve` keeps a language's
+build running and updates the pages that changed from that state (pitfalls/commands/serve_worker.py).
 """
 
 from __future__ import annotations
 
 import pickle
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from jinja2 import Environment
 from markupsafe import escape
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
 
+from pitfalls.pages.dates import EntryDates, entry_dates
 from pitfalls.pages.export import site_files
-from pitfalls.pages.render import RenderedPage, SiteRenderer, ui_strings
+from pitfalls.pages.render import PagePlan, RenderedPage, SiteRenderer, ui_strings
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.model import LANGUAGES, KnowledgeBase
 from pitfalls.records.validate import ContentError, load_knowledge_base
@@ -37,12 +43,33 @@ class Build:
     """The site language."""
     settings: HookSettings
     """What the environment said."""
+    dates: dict[str, EntryDates] = field(default_factory=dict)
+    """When each entry appeared and last changed (git), read once for the pages and the feed."""
     pages: dict[str, RenderedPage] = field(default_factory=dict)
     """Rendered pages by source path."""
+    renderer: SiteRenderer | None = None
+    """What rendered them, with the site index (similar entries, listings)."""
+    plan: dict[str, PagePlan] = field(default_factory=dict)
+    """The renderer's plan: the inputs of the pages."""
+    rendered: dict[str, list[RenderedPage]] = field(default_factory=dict)
+    """The rendered pages by plan key."""
+    files: Files | None = None
+    """MkDocs' files of the site, from on_files."""
+    nav: Navigation | None = None
+    """MkDocs' navigation, from on_nav."""
+    env: Environment | None = None
+    """The theme's Jinja environment, from on_env."""
+    search_dir: Path | None = None
+    """Our search index, written in on_config to a temporary folder that becomes the site's search/ in on_post_build."""
 
 
 _build: Build | None = None
 """The current build: replaced in on_config, the first event of every build."""
+
+
+def current_build() -> Build | None:
+    """The last build's state, for `pitfalls serve` to update."""
+    return _build
 
 
 def _knowledge_base(settings: HookSettings) -> KnowledgeBase:
@@ -74,12 +101,20 @@ def on_config(config):
     if not settings.stock_search:  # overrides/main.html points Material's search UI at our worker
         config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
-    renderer = SiteRenderer(build.base, lang, edit_url=edit_url)
-    build.pages = {page.src_uri: page for page in renderer.pages()}
+    build.dates = entry_dates(build.base)
+    renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url)
+    if not settings.stock_search:
+        # before MkDocs renders the pages, so the index's working memory is freed before every page is held
+        build.search_dir = Path(tempfile.mkdtemp(prefix="pitfalls-search-"))
+        write_site_index(build.base, lang, build.search_dir)
+    build.renderer, build.plan = renderer, renderer.plan()
+    build.rendered = {key: plan.render() for key, plan in build.plan.items()}
+    build.pages = {page.src_uri: page for pages in build.rendered.values() for page in pages}
     config.nav = [
         {ui["home"]: "index.md"},
         {ui["categories"]: [f"categories/{group.label.key}.md" for group in renderer.index.categories]},
         {ui["all_tags"]: "tags/index.md"},
+        {ui["recently_updated"]: "recent.md"},
         {ui["translations"]: "translations.md"},
     ]
     _build = build
@@ -87,12 +122,23 @@ def on_config(config):
 
 
 def on_files(files, config):
+    _build.files = files
     for page in _build.pages.values():
         files.append(File.generated(config, page.src_uri, content=page.content))
     # entries.json and feed.xml: not .md, so MkDocs copies them as they are
-    for path, text in site_files(_build.base, _build.lang, config.site_url).items():
+    for path, text in site_files(_build.base, _build.lang, config.site_url, _build.dates).items():
         files.append(File.generated(config, path, content=text))
     return files
+
+
+def on_nav(nav, config, files):
+    _build.nav = nav
+    return nav
+
+
+def on_env(env, config, files):
+    _build.env = env
+    return env
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -111,5 +157,18 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_post_build(config):
     # after Material's search plugin (hooks run after plugins): our index replaces its search/
-    if not _build.settings.stock_search:
-        write_site_index(_build.base, _build.lang, Path(config.site_dir))
+    if _build.search_dir:
+        search = Path(config.site_dir) / "search"
+        shutil.rmtree(search, ignore_errors=True)
+        shutil.move(_build.search_dir / "search", search)
+        _remove_search_dir()
+
+
+def on_build_error(error):
+    _remove_search_dir()
+
+
+def _remove_search_dir() -> None:
+    if _build and _build.search_dir:
+        shutil.rmtree(_build.search_dir, ignore_errors=True)
+        _build.search_dir = None

@@ -11,7 +11,7 @@ def test_renderer_makes_every_page_of_a_language():
     pages = SiteRenderer(load_knowledge_base(FIXTURES / "tiny"), "zh").pages()
     assert [p.src_uri for p in pages] == [
         "index.md", "tags/index.md", "translations.md", "categories/training.md", "categories/deployment.md",
-        "tags/cuda.md", "tags/gpu-memory.md", "tags/docker.md",
+        "tags/cuda.md", "tags/gpu-memory.md", "tags/docker.md", "recent.md",
         "docker-no-gpu.md", "gpu-oom.md", "cuda-oom-old/index.html"]
     entry = next(p for p in pages if p.src_uri == "gpu-oom.md")
     assert entry.title == "显存不足"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pitfalls.records import schema, validate
 from pitfalls.records.model import Label
 from pitfalls.records.registries import entry_yaml, with_entry
 from pitfalls.records.validate import ContentError, check_content, inspect_content, load_knowledge_base
@@ -156,3 +157,22 @@ def test_a_key_added_to_an_alphabetical_registry_goes_in_its_place_and_reads_bac
     assert keys == sorted(keys) and keys.count("mps") == 1
     assert yaml.safe_load(added)["mps"] == {"zh": "yes", "en": "Apple GPU: MPS"}
     assert added.replace(entry_yaml(label), "") == text
+
+
+def test_a_read_cache_checks_again_only_the_files_that_changed(content, monkeypatch):
+    cache = validate.ReadCache()
+    assert [r.id for r in load_knowledge_base(content, cache).records] == ["docker-no-gpu", "gpu-oom"]
+    read = []
+
+    def counted(path, *args):
+        read.append(path.name)
+        return schema.read_valid(path, *args)
+
+    monkeypatch.setattr(validate, "read_valid", counted)
+    record = content / "entries" / "gpu-oom.yml"
+    record.write_text(record.read_text(encoding="utf-8").replace("en: Out of GPU memory", "en: Out of memory"), encoding="utf-8")
+    assert load_knowledge_base(content, cache).record("gpu-oom").title.en == "Out of memory"
+    assert read == ["categories.yml", "tags.yml", "gpu-oom.yml"]  # the registries are always read: two small files
+    record.write_text(record.read_text(encoding="utf-8").replace("category: training", "category: nope"), encoding="utf-8")
+    with pytest.raises(ContentError, match=r"gpu-oom\.yml:\d+:\d+: category: unknown category 'nope'"):
+        load_knowledge_base(content, cache)

@@ -1,14 +1,12 @@
-"""`pitfalls build` and `pitfalls serve`: the bilingual site with MkDocs, one MkDocs build per
+"""`pitfalls build`: the bilingual site with MkDocs, one MkDocs build per
 language, run in parallel, into a fresh folder that replaces `site/` only when every language
 succeeded. The content is read and validated once, here, and handed to each language's build."""
 
 from __future__ import annotations
 
-import logging
 import os
 import pickle
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -17,11 +15,9 @@ from pathlib import Path
 
 from ..git import git
 from ..pages.redirects import REDIRECT_MAP, redirect_map
-from ..records.model import LANGUAGES
+from ..records.model import LANGUAGES, KnowledgeBase
 from ..records.validate import ContentError, load_knowledge_base
 from ..settings import CONTENT_DIR, DEFAULT_SITE_URL, MKDOCS_YML, ROOT, site_root
-
-WATCHED = ("content", "templates", "hooks", "pitfalls", "overrides", "static", "mkdocs.yml")
 
 ROOT_INDEX = """<!doctype html>
 <html lang="zh">
@@ -59,13 +55,18 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
     handover.write_bytes(pickle.dumps(base))
     try:
         _build_languages(staging, site_url, build_date, handover)
-        (staging / "index.html").write_text(ROOT_INDEX, encoding="utf-8")
-        (staging / REDIRECT_MAP).write_text(redirect_map(base), encoding="utf-8")
-        shutil.copyfile(staging / LANGUAGES[0] / "404.html", staging / "404.html")
+        write_root_files(staging, base)
         _replace(site_dir, staging)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         shutil.rmtree(handover.parent, ignore_errors=True)
+
+
+def write_root_files(site_dir: Path, base: KnowledgeBase) -> None:
+    """What the site root holds besides the language sites: the language choice, nginx's redirects, the 404 page."""
+    (site_dir / "index.html").write_text(ROOT_INDEX, encoding="utf-8")
+    (site_dir / REDIRECT_MAP).write_text(redirect_map(base), encoding="utf-8")
+    shutil.copyfile(site_dir / LANGUAGES[0] / "404.html", site_dir / "404.html")
 
 
 def _build_languages(staging: Path, site_url: str, build_date: int | None, handover: Path) -> None:
@@ -106,39 +107,6 @@ def _umask() -> int:
     return mask
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = CONTENT_DIR) -> None:
-    """Serve both languages with live reload: any change under WATCHED rebuilds the site."""
-    from mkdocs.livereload import LiveReloadServer  # only `serve` needs it
-
-    logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-    logging.getLogger("mkdocs").setLevel(logging.INFO)  # "Detected file changes", "Reloading browsers"
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # clean up the temporary site on kill too
-    site_url = f"http://{host}:{port}/"
-    serve_dir = Path(tempfile.mkdtemp(prefix="pitfalls-serve-")) / "site"
-
-    def builder() -> None:
-        try:
-            build_site(serve_dir, site_url=site_url, content=content)
-        except BuildFailed as err:
-            print(f"build failed: {err}", file=sys.stderr)
-            raise
-
-    builder()
-    server = LiveReloadServer(builder=builder, host=host, port=port, root=str(serve_dir))
-    server.error_handler = lambda code: (serve_dir / "404.html").read_bytes() if code == 404 else None
-    for name in WATCHED:
-        server.watch(str(ROOT / name))
-    if not content.resolve().is_relative_to(ROOT):
-        server.watch(str(content))
-    try:
-        server.serve()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.shutdown()
-        shutil.rmtree(serve_dir.parent, ignore_errors=True)
-
-
 def build_date() -> tuple[int, bool]:
     """(Unix time, reproducible?): SOURCE_DATE_EPOCH if set, else the last commit's time, else now."""
     if os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
@@ -156,12 +124,6 @@ def register(commands) -> None:
     build.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     build.set_defaults(run=_build)
 
-    serve_cmd = commands.add_parser("serve", help="本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000")
-    serve_cmd.add_argument("--host", default="127.0.0.1")
-    serve_cmd.add_argument("--port", type=int, default=8000)
-    serve_cmd.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
-    serve_cmd.set_defaults(run=_serve)
-
 
 def _build(args) -> int:
     try:
@@ -173,10 +135,3 @@ def _build(args) -> int:
     print(f"built {args.site_dir}")
     return 0
 
-
-def _serve(args) -> int:
-    try:
-        serve(args.host, args.port, content=args.content)
-    except BuildFailed:
-        return 1
-    return 0

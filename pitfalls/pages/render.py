@@ -9,6 +9,7 @@ and whose bodies are raw HTML blocks, which Markdown passes through untouched.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -18,7 +19,8 @@ from markupsafe import Markup, escape
 
 from ..records.model import KnowledgeBase, Record
 from ..settings import TEMPLATES_DIR
-from .listings import Group, SiteIndex
+from .dates import EntryDates
+from .listings import Group, ListingPage, SiteIndex
 from .translations import coverage
 
 
@@ -36,6 +38,17 @@ class RenderedPage:
     """Plain-text summary for <meta name="description"> and og:description."""
     meta: dict = field(default_factory=dict)
     """Extra per-page values for the theme, e.g. og:type."""
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """Pages of a language site, ready to render."""
+
+    inputs: tuple | None
+    """All of the content that the pages show: equal inputs, equal pages. None: pages that are
+    rendered every time (the home, tag index and translation pages: few, and small)."""
+    render: Callable[[], list[RenderedPage]] = field(compare=False)
+    """Renders them."""
 
 
 @cache
@@ -166,22 +179,40 @@ def preview_description(template: str, title: str, problem: str, fix: str, limit
 class SiteRenderer:
     """Renders every page of one language site from the knowledge base."""
 
-    def __init__(self, base: KnowledgeBase, lang: str, *, edit_url: str = "", env: jinja2.Environment | None = None):
+    def __init__(self, base: KnowledgeBase, lang: str, *, dates: dict[str, EntryDates] | None = None,
+                 edit_url: str = "", env: jinja2.Environment | None = None, previous: SiteIndex | None = None):
+        """`dates`: entry_dates(base), read from git when not given; `previous`: see SiteIndex."""
         self.base, self.lang = base, lang
-        self.index = SiteIndex(base)
+        self.index = SiteIndex(base, dates, previous)
         self.env = env or environment()
         self.ui = ui_strings()[lang]
-        self.common = {"lang": lang, "ui": self.ui, "index": self.index, "edit_url": edit_url}
+        self.common = {"lang": lang, "ui": self.ui, "index": self.index, "dates": self.index.dates, "edit_url": edit_url}
 
     def pages(self) -> list[RenderedPage]:
         """All pages of the language site, in a stable order."""
-        pages = [self.home(), self.all_tags(), self.translations()]
-        pages += [self.category(c) for c in self.index.categories]
-        pages += [self.tag(t) for t in self.index.tags]
+        return [page for plan in self.plan().values() for page in plan.render()]
+
+    def plan(self) -> dict[str, PagePlan]:
+        """Every page of the language site, not rendered yet, by a key that names the same pages in every
+        version of the content: what `serve` compares to render only the pages whose inputs changed."""
+        plan = {"home": PagePlan(None, lambda: [self.home()]),
+                "tags": PagePlan(None, lambda: [self.all_tags()]),
+                "translations": PagePlan(None, lambda: [self.translations()])}
+        for kind, groups in (("category", self.index.categories), ("tag", self.index.tags)):
+            render = getattr(self, kind)
+            for group in groups:
+                for listing in group.pages:
+                    plan[listing.src_uri] = PagePlan((listing, len(group.records)),
+                                                     lambda group=group, listing=listing, render=render: [render(group, listing)])
+        for listing in self.index.recent:
+            plan[listing.src_uri] = PagePlan((listing, tuple(self.index.dates[r.id] for r in listing.records)),
+                                             lambda listing=listing: [self.recent(listing)])
         for record in self.base.records:
-            pages.append(self.entry(record))
-            pages += [self.alias(record, alias) for alias in record.aliases]
-        return pages
+            # the entry's page and the redirects from its former ids
+            plan[f"entry:{record.id}"] = PagePlan(
+                (record, self.index.related(record), self.index.similar(record)),
+                lambda record=record: [self.entry(record), *(self.alias(record, alias) for alias in record.aliases)])
+        return plan
 
     def _render(self, template: str, **context) -> str:
         return self.env.get_template(template).render(**self.common, **context)
@@ -198,13 +229,22 @@ class SiteRenderer:
         return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record), title, description,
                             {"og_type": "article"})
 
-    def category(self, group: Group) -> RenderedPage:
-        title = self.ui["entries_in_category"].format(label=group.label.get(self.lang))
-        return RenderedPage(f"categories/{group.label.key}.md", self._render("category.md.j2", group=group), title)
+    def category(self, group: Group, listing: ListingPage) -> RenderedPage:
+        title = self._page_title(self.ui["entries_in_category"].format(label=group.label.get(self.lang)), listing)
+        return RenderedPage(listing.src_uri, self._render("category.md.j2", group=group, listing=listing), title)
 
-    def tag(self, group: Group) -> RenderedPage:
-        title = self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang))
-        return RenderedPage(f"tags/{group.label.key}.md", self._render("tag.md.j2", group=group), title)
+    def tag(self, group: Group, listing: ListingPage) -> RenderedPage:
+        title = self._page_title(self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang)), listing)
+        return RenderedPage(listing.src_uri, self._render("tag.md.j2", group=group, listing=listing), title)
+
+    def recent(self, listing: ListingPage) -> RenderedPage:
+        """Every entry by its last change, newest first (dates from git, as in the feed)."""
+        return RenderedPage(listing.src_uri, self._render("recent.md.j2", listing=listing),
+                            self._page_title(self.ui["recently_updated"], listing))
+
+    def _page_title(self, title: str, listing: ListingPage) -> str:
+        """A listing's title; from its second page on, with the page number, so every page's title differs."""
+        return title if listing.number == 1 else f"{title} · {self.ui['page_number'].format(number=listing.number)}"
 
     def all_tags(self) -> RenderedPage:
         return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"])

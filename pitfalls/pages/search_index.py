@@ -25,6 +25,7 @@ import hashlib
 import json
 import math
 import shutil
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,50 +167,80 @@ class SearchIndex:
     docs: list[dict]
     """d/<n>.json for n in range(len(docs))."""
 
+    def files(self) -> dict[str, object]:
+        """Every file but Material's stub: path inside search/ → its data."""
+        return {"manifest.json": self.manifest,
+                **{f"t/{n}.json": shard for n, shard in enumerate(self.shards)},
+                **{f"p/{n}.json": shard for n, shard in enumerate(self.pinyin)},
+                **{f"w/{length}.json": words for length, words in self.words.items()},
+                **{f"d/{n}.json": doc for n, doc in enumerate(self.docs)}}
 
-def build_index(base: KnowledgeBase, lang: str) -> SearchIndex:
-    """Cut, count and score every entry of `base` in `lang`."""
+
+@dataclass(frozen=True)
+class EntryAnalysis:
+    """One entry cut into terms: what scoring needs of it, and what a result shows."""
+
+    record: Record
+    """The entry analysed."""
+    weighted: dict[str, float]
+    """Term → its count, weighted by field (FIELD_WEIGHTS)."""
+    mask: dict[str, int]
+    """Term → bits of the SECTIONS it occurs in."""
+    length: float
+    """The entry's weighted number of words."""
+    doc: dict
+    """d/<n>.json."""
+
+
+def _analyze(record: Record, base: KnowledgeBase, lang: str, analyzer: Analyzer) -> EntryAnalysis:
+    text = entry_text(record, base, lang)
+    weighted: dict[str, float] = defaultdict(float)
+    mask: dict[str, int] = defaultdict(int)
+    length = 0.0
+    for field, pieces in text.fields.items():
+        weight = FIELD_WEIGHTS[field]
+        for bit, piece in pieces:
+            words, parts = analyzer.terms(plain_text(piece))
+            length += weight * len(words)
+            for term in map(sys.intern, (*words, *parts)):  # one string per term across entries
+                weighted[term] += weight
+                mask[term] |= 1 << bit
+    return EntryAnalysis(record, weighted, mask, length, _doc_data(record, text, lang))
+
+
+def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysis] | None = None) -> SearchIndex:
+    """Cut, count and score every entry of `base` in `lang`. `analyses` (record id → its analysis, filled
+    here) lets `serve` cut only the records that changed since the last index of the same vocabulary."""
     vocabulary = base.vocabulary
     stopwords = frozenset(normalize(w) for w in vocabulary.stopwords)
     stopwords |= frozenset(chinese_variants(sorted(w for w in stopwords if HAN_CHARACTER.match(w))))  # 怎麼辦 as 怎么办
     analyzer = Analyzer(base.segmenter(), stopwords)
-    counts: list[dict[str, float]] = []
-    masks: list[dict[str, int]] = []
-    lengths: list[float] = []
-    docs = []
+    entries = []
     for record in base.records:
-        text = entry_text(record, base, lang)
-        weighted: dict[str, float] = defaultdict(float)
-        mask: dict[str, int] = defaultdict(int)
-        length = 0.0
-        for field, pieces in text.fields.items():
-            weight = FIELD_WEIGHTS[field]
-            for bit, piece in pieces:
-                words, parts = analyzer.terms(plain_text(piece))
-                length += weight * len(words)
-                for term in (*words, *parts):
-                    weighted[term] += weight
-                    mask[term] |= 1 << bit
-        counts.append(weighted)
-        masks.append(mask)
-        lengths.append(length)
-        docs.append(_doc_data(record, text, lang))
+        known = analyses.get(record.id) if analyses is not None else None
+        if known is None or known.record != record:
+            known = _analyze(record, base, lang, analyzer)
+            if analyses is not None:
+                analyses[record.id] = known
+        entries.append(known)
+    docs = [entry.doc for entry in entries]
 
     n = len(base.records)
-    average = sum(lengths) / n if n else 1.0
-    df = Counter(term for weighted in counts for term in weighted)
-    scored: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
-    for number, weighted in enumerate(counts):
-        norm = K1 * (1 - B + B * lengths[number] / average)
-        for term, tf in sorted(weighted.items()):
-            idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
-            score = round(SCORE_SCALE * idf * tf * (K1 + 1) / (tf + norm))
-            scored[term].append((number, max(score, 1), masks[number][term]))
-    postings: dict[str, list[int]] = {}
-    for term, hits in scored.items():
-        if len(hits) > MAX_POSTINGS:
-            hits = sorted(sorted(hits, key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
-        postings[term] = [value for hit in hits for value in hit]
+    average = sum(entry.length for entry in entries) / n if n else 1.0
+    df = Counter(term for entry in entries for term in entry.weighted)
+    idf = {term: SCORE_SCALE * (K1 + 1) * math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
+    # flat [entry, score, mask, entry, score, mask, …] lists: a tuple per hit would take twice the memory
+    postings: dict[str, list[int]] = defaultdict(list)
+    for number, entry in enumerate(entries):
+        norm = K1 * (1 - B + B * entry.length / average)
+        mask = entry.mask
+        for term, tf in entry.weighted.items():  # postings stay in entry order; shards are sorted by term below
+            postings[term] += (number, max(round(idf[term] * tf / (tf + norm)), 1), mask[term])
+    del entries, df, idf  # the analyses are no longer needed: free them before the files are made
+    for term, flat in postings.items():
+        if len(flat) > 3 * MAX_POSTINGS:
+            hits = sorted(sorted(zip(flat[::3], flat[1::3], flat[2::3], strict=True), key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
+            postings[term] = [value for hit in hits for value in hit]
 
     synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in vocabulary.synonyms]
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)}
@@ -294,29 +325,26 @@ def material_stub(lang: str) -> dict:
     return {"config": {"lang": [lang], "separator": r"[\s\-]+", "pipeline": [], "fields": {}}, "docs": []}
 
 
-def write_index(index: SearchIndex, search_dir: Path) -> None:
-    """Write the index files into `search_dir` (a language site's search/), replacing what is there."""
-    if search_dir.exists():
+def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | None = None) -> None:
+    """Write the index files into `search_dir` (a language site's search/), replacing what is there.
+    `previous`: the index those files hold (`serve`); only the files that differ are written."""
+    if previous is None and search_dir.exists():
         shutil.rmtree(search_dir)
-    (search_dir / "t").mkdir(parents=True)
-    for folder in ("d", "p", "w"):
-        (search_dir / folder).mkdir()
 
-    def dump(path: Path, data: object) -> None:
-        path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    def dump(path: Path, data: object, before: object = None) -> None:
+        if data != before:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
     dump(search_dir / "search_index.json", material_stub(index.manifest["lang"]))
-    dump(search_dir / "manifest.json", index.manifest)
-    for number, shard in enumerate(index.shards):
-        dump(search_dir / "t" / f"{number}.json", shard)
-    for number, shard in enumerate(index.pinyin):
-        dump(search_dir / "p" / f"{number}.json", shard)
-    for length, words in index.words.items():
-        dump(search_dir / "w" / f"{length}.json", words)
-    for number, doc in enumerate(index.docs):
-        dump(search_dir / "d" / f"{number}.json", doc)
+    previous_files = previous.files() if previous else {}
+    files = index.files()
+    for path, data in files.items():
+        dump(search_dir / path, data, previous_files.get(path))
+    for path in previous_files.keys() - files.keys():
+        (search_dir / path).unlink(missing_ok=True)
 
 
 def write_site_index(base: KnowledgeBase, lang: str, site_dir: Path) -> None:
-    """The hook's step: the index of `lang` into that language's built site."""
+    """The index of `lang` into that language's site folder."""
     write_index(build_index(base, lang), site_dir / "search")

@@ -48,9 +48,9 @@ def file_label(path: Path, root: Path) -> str:
     return path.as_posix()
 
 
-def read_valid(path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
-    """Read one file and check it against its schema."""
-    doc, problems = read_yaml(path, file_label(path, root))
+def read_valid(path: Path, root: Path, schema: str, raw: bytes | None = None) -> tuple[YamlDocument | None, list[Problem]]:
+    """Read one file (or `raw`, the bytes it holds) and check it against its schema."""
+    doc, problems = read_yaml(path, file_label(path, root), raw)
     if doc is None:
         return None, problems
     problems = schema_problems(doc, schema)

@@ -17,7 +17,7 @@ from .signatures import compile_signature
 from .vocabulary import FILE_NAME as VOCABULARY_FILE
 from .vocabulary import read_vocabulary
 
-RESERVED_IDS = frozenset({"assets", "categories", "search", "tags", "translations", "404"})
+RESERVED_IDS = frozenset({"assets", "categories", "recent", "search", "tags", "translations", "404"})
 """Ids that would collide with the site's own pages."""
 
 
@@ -29,18 +29,37 @@ class ContentError(Exception):
         super().__init__(f"the content has {len(problems)} error(s):\n" + "\n".join([*map(str, problems), *notes]))
 
 
-def load_knowledge_base(content_dir: Path) -> KnowledgeBase:
+class ReadCache:
+    """Schema-checked record files, reused while a file's bytes stay the same: `serve` keeps one
+    across rebuilds, so a save re-reads every file but parses and checks only the changed ones."""
+
+    def __init__(self):
+        self._files: dict[Path, tuple[bytes, tuple[YamlDocument | None, list[Problem]]]] = {}
+
+    def read_valid(self, path: Path, root: Path, schema: str) -> tuple[YamlDocument | None, list[Problem]]:
+        """schema.read_valid, from the cache when the file is unchanged."""
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return read_valid(path, root, schema)  # which reports why
+        known = self._files.get(path)
+        if known is None or known[0] != raw:
+            known = self._files[path] = (raw, read_valid(path, root, schema, raw))
+        return known[1]
+
+
+def load_knowledge_base(content_dir: Path, cache: ReadCache | None = None) -> KnowledgeBase:
     """Read, validate and cross-check everything under `content_dir`; raise ContentError on any error."""
-    result = inspect_content(content_dir)
+    result = inspect_content(content_dir, cache)
     errors = [p for p in result.problems if p.severity == "error"]
     if errors:
         raise ContentError(errors, tuple(result.notes().values()))
     return result.base
 
 
-def check_content(content_dir: Path) -> tuple[KnowledgeBase | None, list[Problem]]:
+def check_content(content_dir: Path, cache: ReadCache | None = None) -> tuple[KnowledgeBase | None, list[Problem]]:
     """Everything `load_knowledge_base` checks, returned instead of raised."""
-    result = inspect_content(content_dir)
+    result = inspect_content(content_dir, cache)
     return result.base, result.problems
 
 
@@ -106,9 +125,10 @@ class ContentCheck:
         return [p for p in _check_links([*others, record], documents, newcomer=record) if p.file == doc.label]
 
 
-def inspect_content(content_dir: Path) -> ContentCheck:
+def inspect_content(content_dir: Path, cache: ReadCache | None = None) -> ContentCheck:
     """Read, validate and cross-check the content, keeping the documents and records for reporting."""
     root = content_dir.parent
+    read_record = cache.read_valid if cache else read_valid
     problems: list[Problem] = []
     documents: dict[str, YamlDocument] = {}
     registries: dict[str, Registry] = {}
@@ -132,7 +152,7 @@ def inspect_content(content_dir: Path) -> ContentCheck:
         elif not SLUG.match(path.stem):
             problems.append(Problem(label, "", slug_problem(path.stem, "file name") + "; the file name is the entry's URL"))
         else:
-            doc, found = read_valid(path, root, "record")
+            doc, found = read_record(path, root, "record")
             problems += found
             if doc is not None:
                 documents[doc.label] = doc

@@ -4,7 +4,10 @@
 importScripts("engine.js");
 
 const INDEX = new URL("../../search/", self.location.href);
-let engine = null;
+// Fetching the manifest starts with the worker, not on SETUP: it downloads while the page still
+// fetches Material's stub index, so a search link (?q=…) shows its results a round trip sooner.
+const engine = new PitfallSearch.Engine(fetchJson);
+const manifest = engine.ready().catch(() => null);  // a failed fetch is tried again on SETUP
 let latest = 0;
 
 function fetchJson(path) {
@@ -17,8 +20,7 @@ function fetchJson(path) {
 
 addEventListener("message", async ({ data: message }) => {
   if (message.type === 0) {
-    engine = new PitfallSearch.Engine(fetchJson);
-    await engine.ready();
+    if (!(await manifest)) await engine.ready();
     postMessage({ type: 1 });
   } else if (message.type === 2) {
     const query = ++latest;

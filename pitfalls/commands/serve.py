@@ -1,0 +1,153 @@
+"""`pitfalls serve`: both languages with live reload on 127.0.0.1:8000.
+
+One long-running worker per language (pitfalls/commands/serve_worker.py) builds its site once, then
+on every save updates only what changed, in parallel with the other language. This process
+watches the files, re-validates the content (re-parsing only the files whose bytes changed) and
+hands it to the workers. A change to the code, templates, theme or assets restarts the workers,
+which then build whole.
+
+While the content has errors, or a build fails, every page answers with an error page that names
+them (file:line:column: field: message) and reloads by itself once they are fixed; the terminal
+shows the same message, without a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from mkdocs.livereload import LiveReloadServer
+
+from ..pages.render import environment
+from ..records.model import LANGUAGES
+from ..records.validate import ContentError, ReadCache, load_knowledge_base
+from ..settings import CONTENT_DIR, ROOT
+from .build import write_root_files
+
+CODE = ("templates", "hooks", "pitfalls", "overrides", "static", "mkdocs.yml")
+"""What the site is built with, besides the content: a change restarts the language workers."""
+
+
+class LanguageWorkers:
+    """One serve_worker process per language, writing into `serve_dir`/<lang>."""
+
+    def __init__(self, serve_dir: Path, site_url: str, handover: Path):
+        self.runs = {}
+        for lang in LANGUAGES:
+            env = dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url, PITFALLS_HANDOVER=str(handover),
+                       NO_MKDOCS_2_WARNING="1")
+            self.runs[lang] = subprocess.Popen(
+                [sys.executable, "-m", "pitfalls.commands.serve_worker", str(serve_dir / lang)],
+                cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def build(self) -> list[str]:
+        """Have every language brought up to the handed-over content, in parallel; the languages that failed."""
+        for run in self.runs.values():
+            run.stdin.write("build\n")
+            run.stdin.flush()
+        return [lang for lang, run in self.runs.items() if run.stdout.readline().strip() != "ok"]
+
+    def stop(self) -> None:
+        for run in self.runs.values():
+            run.stdin.close()
+        for run in self.runs.values():
+            run.wait()
+
+
+class Server(LiveReloadServer):
+    """MkDocs' live-reload server, answering every page with the error page while the site cannot be built."""
+
+    failure: str | None = None
+    """What stops the build, as shown in the terminal; None while the site is built."""
+
+    def serve_request(self, environ, start_response):
+        path = environ["PATH_INFO"]
+        if self.failure is None or not path.endswith(("/", ".html")) or path.startswith("/livereload/"):
+            return super().serve_request(environ, start_response)
+        page = environment().get_template("serve_error.html.j2").render(message=self.failure).encode("utf-8")
+        page = self._inject_js_into_html(page, self._visible_epoch)  # the live-reload script: reloads once fixed
+        start_response("500 Internal Server Error", [("Content-Type", "text/html; charset=utf-8"),
+                                                      ("Content-Length", str(len(page)))])
+        return [page]
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = CONTENT_DIR) -> None:
+    """Serve both languages with live reload until interrupted."""
+    logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("mkdocs").setLevel(logging.INFO)  # "Detected file changes", "Reloading browsers"
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # clean up the temporary site on kill too
+    site_url = f"http://{host}:{port}/"
+    work = Path(tempfile.mkdtemp(prefix="pitfalls-serve-"))
+    serve_dir, handover = work / "site", work / "base.pickle"
+    serve_dir.mkdir()
+    cache = ReadCache()
+    workers, code = None, None
+    server = Server(builder=lambda: None, host=host, port=port, root=str(serve_dir))
+
+    def builder() -> None:
+        nonlocal workers, code
+        now = _snapshot(ROOT / name for name in CODE)
+        if workers is None or now != code:
+            if workers is not None:
+                workers.stop()
+            workers, code = LanguageWorkers(serve_dir, site_url, handover), now
+        try:
+            base = load_knowledge_base(content, cache)
+        except ContentError as err:
+            server.failure = f"build failed: {err}"
+        else:
+            handover.write_bytes(pickle.dumps(base))
+            failed = workers.build()
+            server.failure = f"build failed: {', '.join(failed)}: see the terminal" if failed else None
+            if not failed:
+                write_root_files(serve_dir, base)
+        if server.failure:
+            print(server.failure, file=sys.stderr)
+
+    server.builder = builder
+    server.error_handler = lambda code: (serve_dir / "404.html").read_bytes() if code == 404 and (serve_dir / "404.html").exists() else None
+    builder()
+    for name in (*CODE, "content"):
+        server.watch(str(ROOT / name))
+    if not content.resolve().is_relative_to(ROOT):
+        server.watch(str(content))
+    try:
+        server.serve()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+        if workers is not None:
+            workers.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _snapshot(paths) -> dict[Path, tuple[int, int]]:
+    """(modification time, size) of every file under `paths`, compiled Python left out."""
+    files = {}
+    for path in paths:
+        for file in (path.rglob("*") if path.is_dir() else [path]):
+            if file.is_file() and "__pycache__" not in file.parts:
+                stat = file.stat()
+                files[file] = (stat.st_mtime_ns, stat.st_size)
+    return files
+
+
+def register(commands) -> None:
+    serve_cmd = commands.add_parser("serve", help="本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000")
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
+    serve_cmd.set_defaults(run=_serve)
+
+
+def _serve(args) -> int:
+    serve(args.host, args.port, content=args.content)
+    return 0

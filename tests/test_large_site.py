@@ -1,0 +1,97 @@
+"""A generated wiki past the home page's and the listings' thresholds, built whole: every entry is
+reached by links from the home page, and no listing page grows with the number of entries."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from bench.generate import generate
+from pitfalls.commands.build import build_site
+from pitfalls.pages.listings import FULL_HOME_LIMIT, HOME_RECENT, PAGE_SIZE
+from pitfalls.records.validate import load_knowledge_base
+
+ENTRIES = 450
+"""Past FULL_HOME_LIMIT, and enough for each of the four categories to need a second page."""
+
+pytestmark = pytest.mark.site
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory) -> tuple[Path, Path]:
+    """(content, site) of ENTRIES generated records."""
+    work = tmp_path_factory.mktemp("large")
+    generate(ENTRIES, work / "content", seed=3)
+    build_site(work / "site", content=work / "content")
+    return work / "content", work / "site"
+
+
+def page_links(site: Path, page: str) -> list[str]:
+    """The pages of the same language site that `page` (e.g. `zh/tags/`) links to, as site paths."""
+    html = (site / page / "index.html").read_text(encoding="utf-8")
+    lang = page.split("/", 1)[0]
+    links = []
+    for href in re.findall(r'href="([^"#?:]*)"', html):
+        if not href.endswith("/"):
+            continue  # assets, feed.xml, entries.json
+        target = posixpath.normpath(posixpath.join(page, href)) + "/"
+        if target.startswith(f"{lang}/") and (site / target / "index.html").is_file():
+            links.append(target)
+    return links
+
+
+def entry_cards(site: Path, page: str) -> list[str]:
+    html = (site / page / "index.html").read_text(encoding="utf-8")
+    return re.findall(r'class="pf-card__title" href="(?:\.\./)*([a-z0-9-]+)/"', html)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_entry_is_reached_by_links_from_the_home_page(large, lang):
+    content, site = large
+    seen, queue = {f"{lang}/"}, deque([f"{lang}/"])
+    while queue:
+        for link in page_links(site, queue.popleft()):
+            if link not in seen:
+                seen.add(link)
+                queue.append(link)
+    ids = {r.id for r in load_knowledge_base(content).records}
+    assert len(ids) == ENTRIES > FULL_HOME_LIMIT
+    assert {f"{lang}/{i}/" for i in ids} <= seen
+
+
+def test_the_large_home_page_summarizes_instead_of_listing_every_entry(large):
+    _, site = large
+    home = (site / "zh" / "index.html").read_text(encoding="utf-8")
+    assert not entry_cards(site, "zh")
+    listed = re.findall(r'<li><time[^>]*>[0-9-]+</time> <a href="([a-z0-9-]+)/">', home)
+    assert len(listed) == 2 * HOME_RECENT  # recently updated, recently added
+    for part in ('id="recently-updated"', 'id="recently-added"', 'id="tags"', 'href="recent/"',
+                 '<form class="pf-search" action="./" method="get" role="search">', 'name="q"'):
+        assert part in home
+    assert re.search(r'href="categories/training/">训练</a> <span class="pf-count">\d+ 条</span>', home)
+
+
+def test_listings_are_split_into_linkable_pages_of_at_most_page_size(large):
+    content, site = large
+    base = load_knowledge_base(content)
+    for lang in ("zh", "en"):
+        for category in base.categories:
+            expected = sorted(r.id for r in base.records if r.category == category)
+            assert len(expected) > PAGE_SIZE, "the fixture should need a second page"
+            pages = [f"{lang}/categories/{category.key}/"]
+            pages += [f"{lang}/categories/{category.key}/page/{n}/" for n in range(2, -(-len(expected) // PAGE_SIZE) + 1)]
+            listed = [entry_cards(site, page) for page in pages]
+            assert all(len(cards) <= PAGE_SIZE for cards in listed)
+            assert [i for cards in listed for i in cards] == expected
+            assert not (site / lang / "categories" / category.key / "page" / str(len(pages) + 1)).exists()
+            assert set(pages) <= set(page_links(site, pages[0])) | {pages[0]}  # the pager links every page
+        recent = sorted(base.records, key=lambda r: (r.last_verified or "", r.id), reverse=True)
+        first = entry_cards(site, f"{lang}/recent/")
+        assert len(first) == PAGE_SIZE and first == [r.id for r in recent[:PAGE_SIZE]]
+    page2 = (site / "en" / "categories" / "training" / "page" / "2" / "index.html").read_text(encoding="utf-8")
+    assert "<title>Category: Training · page 2 - Pitfall Guide</title>" in page2
+    assert re.search(r"\d+ entries · page 2 of \d+", page2)

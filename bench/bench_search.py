@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -77,20 +78,13 @@ def index_step_seconds(content: Path) -> float:
     return time.perf_counter() - start
 
 
-def serve(site_dir: Path) -> tuple[str, object]:
-    import functools
-    import http.server
-    import threading
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"  # keep-alive, as any real web server: one connection, many small files
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site_dir)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/", server
+def serve(site_dir: Path) -> tuple[str, subprocess.Popen]:
+    """The offline bundle's server as docs/DEPLOY.md runs it: `python -m http.server`, in a process of
+    its own (a server thread inside this process would share its interpreter with the browser driver)."""
+    process = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+                                "--directory", str(site_dir)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    port = int(re.search(r"port (\d+)", process.stdout.readline()).group(1))  # "Serving HTTP on 127.0.0.1 port N …"
+    return f"http://127.0.0.1:{port}/", process
 
 
 def run_queries(browser, url: str, queries: list[dict]) -> dict[tuple[str, str], tuple[float, list[str]]]:
@@ -241,7 +235,7 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
             for (engine, server), times in deep_links.items():
                 print(f"  {engine:6} {server:12} {statistics.median(times):7.0f} ms ({max(times):7.0f})")
         for server in servers:
-            server.shutdown()
+            server.terminate()
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ character for character; tests/test_search.py compares the two.
 
 from __future__ import annotations
 
+import gc
 import re
+import sys
 import unicodedata
 from functools import cache, lru_cache
 
@@ -194,3 +196,13 @@ def _simplified_characters() -> dict[str, str]:
     characters = [chr(code) for code in range(0x3400, 0xA000) if HAN_CHARACTER.match(chr(code))]
     simplified = _converter("t2s").convert("\n".join(characters)).split("\n")
     return {char: simple for char, simple in zip(characters, simplified, strict=True) if simple != char}
+
+
+def release_dictionaries() -> None:
+    """Drop OpenCC's and pypinyin's dictionaries (about 120 MB) once an index is built: a site build would
+    otherwise carry them through MkDocs' rendering of every page, where its memory peaks."""
+    for cached in (_converter, _simplified_characters, pinyin_syllables):
+        cached.cache_clear()
+    for name in [name for name in sys.modules if name.split(".")[0] in ("opencc", "pypinyin")]:
+        del sys.modules[name]
+    gc.collect()

@@ -26,6 +26,7 @@ import json
 import math
 import shutil
 import sys
+from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,7 @@ from ..text import (
     normalize,
     pinyin_reading,
     pinyin_syllables,
+    release_dictionaries,
     stem,
     word_terms,
 )
@@ -182,10 +184,12 @@ class EntryAnalysis:
 
     record: Record
     """The entry analysed."""
-    weighted: dict[str, float]
-    """Term → its count, weighted by field (FIELD_WEIGHTS)."""
-    mask: dict[str, int]
-    """Term → bits of the SECTIONS it occurs in."""
+    terms: tuple[str, ...]
+    """Its distinct terms, in the order met (interned: one string per term across entries)."""
+    weights: array
+    """Per term: its count, weighted by field (FIELD_WEIGHTS)."""
+    masks: array
+    """Per term: bits of the SECTIONS it occurs in."""
     length: float
     """The entry's weighted number of words."""
     doc: dict
@@ -205,7 +209,9 @@ def _analyze(record: Record, base: KnowledgeBase, lang: str, analyzer: Analyzer)
             for term in map(sys.intern, (*words, *parts)):  # one string per term across entries
                 weighted[term] += weight
                 mask[term] |= 1 << bit
-    return EntryAnalysis(record, weighted, mask, length, _doc_data(record, text, lang))
+    # kept as a tuple and two arrays, not two dicts: a few thousand entries' dicts were a third of a build's peak memory
+    return EntryAnalysis(record, tuple(weighted), array("d", weighted.values()), array("B", mask.values()), length,
+                         _doc_data(record, text, lang))
 
 
 def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysis] | None = None) -> SearchIndex:
@@ -227,20 +233,20 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
 
     n = len(base.records)
     average = sum(entry.length for entry in entries) / n if n else 1.0
-    df = Counter(term for entry in entries for term in entry.weighted)
+    df = Counter(term for entry in entries for term in entry.terms)
     idf = {term: SCORE_SCALE * (K1 + 1) * math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
     # flat [entry, score, mask, entry, score, mask, …] lists: a tuple per hit would take twice the memory
-    postings: dict[str, list[int]] = defaultdict(list)
+    # as 32-bit arrays: a Python int per value took half the build's peak memory at 5,000 entries
+    postings: dict[str, array] = defaultdict(lambda: array("i"))
     for number, entry in enumerate(entries):
         norm = K1 * (1 - B + B * entry.length / average)
-        mask = entry.mask
-        for term, tf in entry.weighted.items():  # postings stay in entry order; shards are sorted by term below
-            postings[term] += (number, max(round(idf[term] * tf / (tf + norm)), 1), mask[term])
+        for term, tf, bits in zip(entry.terms, entry.weights, entry.masks, strict=True):  # postings in entry order
+            postings[term].extend((number, max(round(idf[term] * tf / (tf + norm)), 1), bits))
     del entries, df, idf  # the analyses are no longer needed: free them before the files are made
     for term, flat in postings.items():
         if len(flat) > 3 * MAX_POSTINGS:
             hits = sorted(sorted(zip(flat[::3], flat[1::3], flat[2::3], strict=True), key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
-            postings[term] = [value for hit in hits for value in hit]
+            postings[term] = array("i", [value for hit in hits for value in hit])
 
     synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in vocabulary.synonyms]
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)}
@@ -288,9 +294,12 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
         "noResults": {"title": ui["search_none"], "closest": ui["search_closest"], "browse": ui["search_browse"],
                       "location": "tags/"},
     }
-    digest = hashlib.sha256(json.dumps([manifest, shards, pinyin, words, docs], ensure_ascii=False, sort_keys=True).encode())
+    index = SearchIndex(manifest, shards, pinyin, dict(words), docs)
+    digest = hashlib.sha256()
+    for path, data in sorted(index.files().items()):  # file by file: one JSON text of the whole index took 40 MB
+        digest.update(path.encode() + json.dumps(data, ensure_ascii=False, sort_keys=True, default=list).encode())
     manifest["version"] = digest.hexdigest()[:12]  # appended to file URLs, so a rebuilt site is never mixed with a cached one
-    return SearchIndex(manifest, shards, pinyin, dict(words), docs)
+    return index
 
 
 def _shard_count(size: int) -> int:
@@ -334,7 +343,7 @@ def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | No
     def dump(path: Path, data: object, before: object = None) -> None:
         if data != before:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+            path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=list), encoding="utf-8")
 
     dump(search_dir / "search_index.json", material_stub(index.manifest["lang"]))
     previous_files = previous.files() if previous else {}
@@ -346,5 +355,8 @@ def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | No
 
 
 def write_site_index(base: KnowledgeBase, lang: str, site_dir: Path) -> None:
-    """The index of `lang` into that language's site folder."""
-    write_index(build_index(base, lang), site_dir / "search")
+    """The index of `lang` into that language's site folder, made once: OpenCC's and pypinyin's tables are
+    freed after it, before MkDocs renders the pages (`serve` keeps them, as it indexes again on every save)."""
+    index = build_index(base, lang)
+    release_dictionaries()
+    write_index(index, site_dir / "search")

@@ -7,7 +7,7 @@ built with PITFALLS_STOCK_SEARCH=1):
   - top-1, top-3 and MRR per kind of query of tests/search_queries.yml (12 real entries);
   - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
-    it) and by Python's http.server (the offline bundle; every index file costs more there);
+    it) and by `python -m http.server` in a process of its own (how docs/DEPLOY.md serves the offline bundle);
   - bytes the browser downloads for search before the first result (fresh browser, N entries);
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
   - median ms from opening a search link (`/<lang>/?q=…`, as pasted in chat) in a fresh browser

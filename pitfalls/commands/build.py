@@ -69,13 +69,17 @@ def write_root_files(site_dir: Path, base: KnowledgeBase) -> None:
     shutil.copyfile(site_dir / LANGUAGES[0] / "404.html", site_dir / "404.html")
 
 
+def language_environment(lang: str, site_url: str, handover: Path) -> dict[str, str]:
+    """The environment of one language's MkDocs process: the settings the hook reads (pitfalls/settings.py)."""
+    return dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url, PITFALLS_HANDOVER=str(handover),
+                NO_MKDOCS_2_WARNING="1")
+
+
 def _build_languages(staging: Path, site_url: str, build_date: int | None, handover: Path) -> None:
     """Run one `mkdocs build --strict` per language, in parallel (one core each)."""
     runs = {}
     for lang in LANGUAGES:
-        # the settings the hook reads: pitfalls/settings.py
-        env = dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url, PITFALLS_HANDOVER=str(handover),
-                   NO_MKDOCS_2_WARNING="1")
+        env = language_environment(lang, site_url, handover)
         if build_date is not None:
             env["SOURCE_DATE_EPOCH"] = str(build_date)  # MkDocs dates the sitemaps with it
         command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",

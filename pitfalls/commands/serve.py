@@ -14,7 +14,6 @@ shows the same message, without a traceback.
 from __future__ import annotations
 
 import logging
-import os
 import pickle
 import shutil
 import signal
@@ -29,7 +28,7 @@ from ..pages.render import environment
 from ..records.model import LANGUAGES
 from ..records.validate import ContentError, ReadCache, load_knowledge_base
 from ..settings import CONTENT_DIR, ROOT
-from .build import write_root_files
+from .build import language_environment, write_root_files
 
 CODE = ("templates", "hooks", "pitfalls", "overrides", "static", "mkdocs.yml")
 """What the site is built with, besides the content: a change restarts the language workers."""
@@ -41,8 +40,7 @@ class LanguageWorkers:
     def __init__(self, serve_dir: Path, site_url: str, handover: Path):
         self.runs = {}
         for lang in LANGUAGES:
-            env = dict(os.environ, PITFALLS_LANG=lang, PITFALLS_SITE_URL=site_url, PITFALLS_HANDOVER=str(handover),
-                       NO_MKDOCS_2_WARNING="1")
+            env = language_environment(lang, site_url, handover)
             self.runs[lang] = subprocess.Popen(
                 [sys.executable, "-m", "pitfalls.commands.serve_worker", str(serve_dir / lang)],
                 cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

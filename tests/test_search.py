@@ -59,7 +59,7 @@ NAMES = [  # (text, its index terms): names with digits whole and by their parts
 def test_names_with_digits_are_terms_on_both_sides():
     texts = [text for text, _ in NAMES]
     js = _node("""
-        const e = require(process.argv[1]);
+        const e = require(process.argv[1]).analysis;
         const texts = JSON.parse(require("fs").readFileSync(0, "utf-8"));
         console.log(JSON.stringify(texts.map(t => e.englishTerms(e.normalize(t)))));
     """, texts)
@@ -77,7 +77,7 @@ def _node(script: str, payload: object) -> object:
 
 def test_python_and_js_analyse_text_alike():
     js = _node("""
-        const e = require(process.argv[1]);
+        const e = require(process.argv[1]).analysis;
         const {words, texts} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
         console.log(JSON.stringify({
           stem: words.map(e.stem), keep: words.map(e.keepWord), shard: words.map(w => e.shardOf(w, 64)),

@@ -32,11 +32,28 @@ def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = ())
     return json.loads(done.stdout)
 
 
+def explanation(explain: dict) -> str:
+    """The lines `--explain` prints under a result: the rules' values (and the one that placed the entry below the
+    one before it), then each piece of the query the entry matched, with the terms, how each was read and where."""
+    rules = "  ".join(f"{name} {value:g}" for name, value in explain["rules"].items())
+    decided = f"  (below the one before by: {explain['decidedBy']})" if explain["decidedBy"] else ""
+    lines = [f"    {rules}{decided}"]
+    matched = {unit["unit"] for unit in explain["units"]}
+    for unit in explain["units"]:
+        terms = ", ".join(f"{t['term']} ({t['reading']}; {' '.join(t['fields'])})" for t in unit["terms"])
+        lines.append(f"    · {unit['unit']}: {terms}")
+    if missing := [unit for unit in explain["queryUnits"] if unit not in matched]:
+        lines.append(f"    · not matched: {', '.join(missing)}")
+    return "\n".join(lines)
+
+
 def register(commands) -> None:
     search = commands.add_parser("search", help="像站点一样搜索条目 / search the entries with the site's engine")
     search.add_argument("query", help="what you would type into the site's search box")
     search.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0], help="site language (default: %(default)s)")
     search.add_argument("--json", action="store_true", help="print the results as JSON")
+    search.add_argument("--explain", action="store_true",
+                        help="排名原因 / for each result, the ranking rules and the matches that placed it")
     search.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     search.add_argument("--site-url", default=site_root(), help="public root URL of the printed links (default: %(default)s)")
     search.add_argument("--site-dir", type=Path, help="search this built site instead of indexing --content afresh")
@@ -61,11 +78,16 @@ def _search(args) -> int:
         return 1
     root = site_root(args.site_url)
     results = [{**result, "url": entry_url(root, args.lang, result["id"])} for result in results]
+    if not args.explain:
+        for result in results:
+            del result["explain"]
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=2))
     else:
         for rank, result in enumerate(results, 1):
             print(f"{rank:2}. {result['title']}  [{result['id']}]  ({result['score']:.2f})\n    {result['url']}")
+            if args.explain:
+                print(explanation(result["explain"]))
         if not results:
             print("no results", file=sys.stderr)
     return 0

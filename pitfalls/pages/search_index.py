@@ -1,72 +1,53 @@
 """The site search index of one language (`pitfalls search` runs its queries: commands/search.py).
 
-The browser side is static/assets/search/engine.js (run by worker.js behind Material's search
-UI). This module cuts the entries into terms, scores every (term, entry) pair once with BM25F,
-and writes the index as small files the engine fetches on demand (docs/SEARCH.md):
+The browser side is static/assets/search/ (engine.js and its modules, run by worker.js behind Material's
+search UI). search_analysis cuts the entries into terms, search_scoring scores every (term, entry) pair
+once with BM25F; this module puts them into small files the engine fetches on demand (docs/SEARCH.md):
 
     search/search_index.json   stub for Material's page script (config only, no documents)
-    search/manifest.json       what engine.js must agree on: shard count, score scale, sections,
-                               longest Chinese term, synonyms, stop words, pinyin syllables
+    search/manifest.json       what the engine must agree on: format version, shard counts, score scale,
+                               fields, longest Chinese term, synonyms, stop words, pinyin syllables
     search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, and the
                                traditional / Taiwan / Hong Kong forms of the Chinese terms there
     search/p/<k>.json          pinyin → Chinese terms, by first syllable (loaded only for pinyin queries)
     search/w/<n>.json          the English terms of n letters (loaded only to correct a typo)
     search/d/<n>.json          what a result shows of entry n, and its error messages
-
-Chinese is cut by the content's segmenter (jieba, search-engine mode, project dictionary); every
-Chinese character is indexed too, so any Chinese word of an entry can be found. English (on both
-sites) is lowercased, split on anything but letters and digits, and stemmed (pitfalls/text.py,
-which engine.js repeats character for character).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import shutil
-import sys
 from array import array
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from ..records.model import KnowledgeBase, Record
+from ..records.model import KnowledgeBase
 from ..records.signatures import is_literal
 from ..text import (
     HAN_CHARACTER,
     MAX_WORD_CHARS,
-    PIECES,
-    Segmenter,
     chinese_variants,
-    keep_word,
     message_key,
     normalize,
     pinyin_reading,
     pinyin_syllables,
     release_dictionaries,
-    stem,
-    word_terms,
 )
-from .render import plain_text, ui_strings
+from .render import ui_strings
+from .search_analysis import FIELDS, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
+from .search_scoring import MAX_POSTINGS, SCORE_SCALE, score_postings
 
-FIELD_WEIGHTS = {"title": 5.0, "symptoms": 4.0, "tags": 4.0, "quick_fix": 3.0, "body": 1.0}
-"""BM25F weights: a match in the title, the error messages or the tags outweighs one in the body."""
-K1, B = 1.2, 0.5
-"""BM25 saturation and length normalisation."""
-SCORE_SCALE = 100
-"""Scores are stored as integers: score × SCORE_SCALE, rounded."""
-SECTIONS = ("", "quick-fix", "symptoms", "steps", "cause", "verification", "environment")
-"""Result parts of an entry, by their anchor on the page: bit i of a posting's mask says the term
-occurs in SECTIONS[i] ("" = title and tags, no anchor). The manifest hands the list to engine.js."""
-_BIT = {anchor or "title": bit for bit, anchor in enumerate(SECTIONS)}
+FORMAT_VERSION = 2
+"""The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
+reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
 """Postings per shard file, roughly: the shard count is the smallest power of two that gets there."""
 MIN_TYPO_TERM_CHARS = 3
 """English terms shorter than this are not offered as corrections of a typo (too many are one edit apart)."""
-MAX_POSTINGS = 400
-"""A term found in more entries keeps only its best-scoring ones: such a common word ranks little
-on its own, and uncapped it would make its shard (and the download before a result) large."""
 
 
 def shard_key(term: str) -> str:
@@ -81,74 +62,6 @@ def shard_of(term: str, shards: int) -> int:
     for char in shard_key(term):
         h = ((h ^ ord(char)) * 0x01000193) & 0xFFFFFFFF
     return h % shards
-
-
-class Analyzer:
-    """Cuts text into index terms: the content's segmenter (jieba, search-engine mode) for Chinese,
-    `word_terms` (noise dropped, stemmed, names with digits also by their parts) for the rest."""
-
-    def __init__(self, segmenter: Segmenter, stopwords: frozenset[str]):
-        self.segmenter = segmenter
-        self.stopwords = stopwords
-
-    def terms(self, text: str) -> tuple[list[str], list[str]]:
-        """(words, parts) of `text`: the words count for the entry's length; the parts (each Chinese
-        character, the parts of a name with digits) are indexed too but do not lengthen it."""
-        words, parts = [], []
-        for match in PIECES.finditer(normalize(text)):
-            run, word = match.groups()
-            if run:
-                words += [w for w in self.segmenter.search_words(run) if 1 < len(w) <= MAX_WORD_CHARS]
-                parts += list(run)
-            elif terms := word_terms(word):
-                words.append(terms[0])
-                parts += terms[1:]
-        return words, parts
-
-    def phrase(self, text: str) -> list[str]:
-        """The terms a synonym phrase stands for, as the query side sees them: whole words
-        (accurate mode, no sub-words), without the filler the query side drops."""
-        terms = []
-        for match in PIECES.finditer(normalize(text)):
-            run, word = match.groups()
-            if run:
-                terms += [w for w in self.segmenter.words(run) if w not in self.stopwords]
-            elif keep_word(word) and word not in self.stopwords:
-                terms.append(stem(word))
-        return terms
-
-
-# --- the index ---
-
-
-@dataclass(frozen=True)
-class EntryText:
-    """The searchable text of one entry in one language, by field and by result section."""
-
-    record: Record
-    """The entry."""
-    fields: dict[str, list[tuple[int, str]]]
-    """Field name → (section bit, text) pieces."""
-
-
-def entry_text(record: Record, base: KnowledgeBase, lang: str) -> EntryText:
-    ui = ui_strings()[lang]
-    body: list[tuple[int, str]] = []
-    body += [(_BIT["steps"], step.text.get(lang) + ("\n" + step.code if step.code else "")) for step in record.steps]
-    if record.cause:
-        body.append((_BIT["cause"], record.cause.get(lang)))
-    if record.verification:
-        check = record.verification
-        body.append((_BIT["verification"], check.text.get(lang) + ("\n" + check.code if check.code else "")))
-    body += [(_BIT["environment"], f"{ui['env_' + key]} {value}") for key, value in sorted(record.environment.items())]
-    labels = [record.category.get(lang), *(tag.get(lang) for tag in record.tags)]
-    return EntryText(record, {
-        "title": [(_BIT["title"], record.title.get(lang))],
-        "symptoms": [(_BIT["symptoms"], symptom.text.get(lang)) for symptom in record.symptoms],
-        "tags": [(_BIT["title"], label) for label in labels],
-        "quick_fix": [(_BIT["quick-fix"], record.quick_fix.get(lang))],
-        "body": body,
-    })
 
 
 @dataclass(frozen=True)
@@ -178,128 +91,108 @@ class SearchIndex:
                 **{f"d/{n}.json": doc for n, doc in enumerate(self.docs)}}
 
 
-@dataclass(frozen=True)
-class EntryAnalysis:
-    """One entry cut into terms: what scoring needs of it, and what a result shows."""
-
-    record: Record
-    """The entry analysed."""
-    terms: tuple[str, ...]
-    """Its distinct terms, in the order met (interned: one string per term across entries)."""
-    weights: array
-    """Per term: its count, weighted by field (FIELD_WEIGHTS)."""
-    masks: array
-    """Per term: bits of the SECTIONS it occurs in."""
-    length: float
-    """The entry's weighted number of words."""
-    doc: dict
-    """d/<n>.json."""
-
-
-def _analyze(record: Record, base: KnowledgeBase, lang: str, analyzer: Analyzer) -> EntryAnalysis:
-    text = entry_text(record, base, lang)
-    weighted: dict[str, float] = defaultdict(float)
-    mask: dict[str, int] = defaultdict(int)
-    length = 0.0
-    for field, pieces in text.fields.items():
-        weight = FIELD_WEIGHTS[field]
-        for bit, piece in pieces:
-            words, parts = analyzer.terms(plain_text(piece))
-            length += weight * len(words)
-            for term in map(sys.intern, (*words, *parts)):  # one string per term across entries
-                weighted[term] += weight
-                mask[term] |= 1 << bit
-    # kept as a tuple and two arrays, not two dicts: a few thousand entries' dicts were a third of a build's peak memory
-    return EntryAnalysis(record, tuple(weighted), array("d", weighted.values()), array("B", mask.values()), length,
-                         _doc_data(record, text, lang))
+def query_stopwords(base: KnowledgeBase) -> frozenset[str]:
+    """The filler the query side drops, normalised, with the traditional forms of the Chinese ones (怎麼辦 as 怎么办)."""
+    stopwords = frozenset(normalize(w) for w in base.vocabulary.stopwords)
+    return stopwords | frozenset(chinese_variants(sorted(w for w in stopwords if HAN_CHARACTER.match(w))))
 
 
 def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysis] | None = None) -> SearchIndex:
     """Cut, count and score every entry of `base` in `lang`. `analyses` (record id → its analysis, filled
     here) lets `serve` cut only the records that changed since the last index of the same vocabulary."""
-    vocabulary = base.vocabulary
-    stopwords = frozenset(normalize(w) for w in vocabulary.stopwords)
-    stopwords |= frozenset(chinese_variants(sorted(w for w in stopwords if HAN_CHARACTER.match(w))))  # 怎麼辦 as 怎么办
+    stopwords = query_stopwords(base)
     analyzer = Analyzer(base.segmenter(), stopwords)
     entries = []
     for record in base.records:
         known = analyses.get(record.id) if analyses is not None else None
         if known is None or known.record != record:
-            known = _analyze(record, base, lang, analyzer)
+            known = analyze_entry(record, lang, analyzer, partial(_doc_data, lang=lang))
             if analyses is not None:
                 analyses[record.id] = known
         entries.append(known)
     docs = [entry.doc for entry in entries]
+    postings = score_postings(entries)
+    del entries  # the analyses are no longer needed: free them before the files are made
+    synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in base.vocabulary.synonyms]
+    synonym_terms = {t for group in synonyms for phrase in group for t in phrase}
+    chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
+    pinyin = _pinyin_shards(chinese)
+    words = _typo_words(set(postings) | synonym_terms)
+    shards = _term_shards(postings, chinese)
+    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, len(pinyin), words)
+    index = SearchIndex(manifest, shards, pinyin, words, docs)
+    manifest["version"] = _version(index)
+    return index
 
-    n = len(base.records)
-    average = sum(entry.length for entry in entries) / n if n else 1.0
-    df = Counter(term for entry in entries for term in entry.terms)
-    idf = {term: SCORE_SCALE * (K1 + 1) * math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
-    # flat [entry, score, mask, entry, score, mask, …] lists: a tuple per hit would take twice the memory
-    # as 32-bit arrays: a Python int per value took half the build's peak memory at 5,000 entries
-    postings: dict[str, array] = defaultdict(lambda: array("i"))
-    for number, entry in enumerate(entries):
-        norm = K1 * (1 - B + B * entry.length / average)
-        for term, tf, bits in zip(entry.terms, entry.weights, entry.masks, strict=True):  # postings in entry order
-            postings[term].extend((number, max(round(idf[term] * tf / (tf + norm)), 1), bits))
-    del entries, df, idf  # the analyses are no longer needed: free them before the files are made
-    for term, flat in postings.items():
-        if len(flat) > 3 * MAX_POSTINGS:
-            hits = sorted(sorted(zip(flat[::3], flat[1::3], flat[2::3], strict=True), key=lambda hit: (-hit[1], hit[0]))[:MAX_POSTINGS])
-            postings[term] = array("i", [value for hit in hits for value in hit])
 
-    synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in vocabulary.synonyms]
-    chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)}
-                     | {t for group in synonyms for phrase in group for t in phrase if HAN_CHARACTER.match(t)})
+def _term_shards(postings: dict[str, array], chinese: list[str]) -> list[dict]:
+    """t/<k>.json: the postings, and the traditional and regional forms of the Chinese terms, by shard key."""
     variants = {form: sorted(terms) for form, terms in chinese_variants(chinese).items() if form not in postings}
     size = sum(len(t) * 3 + 6 * len(p) for t, p in postings.items()) + sum(len(f) * 6 for f in variants)
-    shard_count = _shard_count(size)
-    shards: list[dict] = [{"terms": {}, "variants": {}} for _ in range(shard_count)]
+    count = _shard_count(size)
+    shards: list[dict] = [{"terms": {}, "variants": {}} for _ in range(count)]
     for term in sorted(postings):
-        shards[shard_of(term, shard_count)]["terms"][term] = postings[term]
+        shards[shard_of(term, count)]["terms"][term] = postings[term]
     for form in sorted(variants):
-        shards[shard_of(form, shard_count)]["variants"][form] = variants[form]
+        shards[shard_of(form, count)]["variants"][form] = variants[form]
+    return shards
 
-    readings: dict[str, list[str]] = defaultdict(list)  # pinyin key → the Chinese terms read so
+
+def _pinyin_shards(chinese: list[str]) -> list[dict]:
+    """p/<k>.json: pinyin key → the Chinese terms (of two or more characters) read so, by first syllable."""
+    readings: dict[str, list[str]] = defaultdict(list)
     first_syllable = {}
     for term in chinese:
         if len(term) > 1 and (syllables := pinyin_reading(term)):
             readings["".join(syllables)].append(term)
             first_syllable["".join(syllables)] = syllables[0]
-    pinyin_count = _shard_count(sum(len(key) + 10 * len(terms) for key, terms in readings.items()))
-    pinyin: list[dict] = [{} for _ in range(pinyin_count)]
+    count = _shard_count(sum(len(key) + 10 * len(terms) for key, terms in readings.items()))
+    shards: list[dict] = [{} for _ in range(count)]
     for key in sorted(readings):
-        pinyin[shard_of(first_syllable[key], pinyin_count)][key] = readings[key]
+        shards[shard_of(first_syllable[key], count)][key] = readings[key]
+    return shards
 
-    words: dict[int, list[str]] = defaultdict(list)  # the English terms by length, for typo correction
-    for term in sorted(set(postings) | {t for group in synonyms for phrase in group for t in phrase}):
+
+def _typo_words(terms: set[str]) -> dict[int, list[str]]:
+    """w/<n>.json: the English terms by length, sorted, for typo correction."""
+    words: dict[int, list[str]] = defaultdict(list)
+    for term in sorted(terms):
         if term.isascii() and term.isalpha() and len(term) >= MIN_TYPO_TERM_CHARS:
             words[len(term)].append(term)
+    return dict(words)
 
+
+def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], synonyms: list, pinyin_shards: int,
+              words: dict[int, list[str]]) -> dict:
+    """What the engine must agree on with this index (its version is added last, a hash of every file)."""
     ui = ui_strings()[lang]
-    headings = {"quick-fix": ui["quick_fix"], "symptoms": ui["symptoms"], "steps": ui["steps"], "cause": ui["cause"],
-                "verification": ui["verification"], "environment": ui["environment"]}
-    manifest = {
+    return {
+        "formatVersion": FORMAT_VERSION,
         "lang": lang,
-        "docs": n,
-        "shards": shard_count,
+        "docs": docs,
+        "shards": shards,
         "maxTermChars": MAX_WORD_CHARS,
-        "sections": [[anchor, headings.get(anchor, "")] for anchor in SECTIONS],
+        "fields": [[f.name, f.anchor, ui.get(f.name, ""), f.tier] for f in FIELDS],
+        "titleCharsShift": list(TITLE_CHARS_SHIFT),
         "scoreScale": SCORE_SCALE,
+        "maxPostings": MAX_POSTINGS,
         "stopwords": sorted(stopwords),
         "synonyms": synonyms,
-        "pinyinShards": pinyin_count,
+        "pinyinShards": pinyin_shards,
         "syllables": " ".join(pinyin_syllables()),
         "wordLengths": sorted(words),
-        "noResults": {"title": ui["search_none"], "closest": ui["search_closest"], "browse": ui["search_browse"],
-                      "location": "tags/"},
+        "messages": {"none": ui["search_none"], "closest": ui["search_closest"], "browse": ui["search_browse"],
+                     "browseLocation": "tags/"},
     }
-    index = SearchIndex(manifest, shards, pinyin, dict(words), docs)
+
+
+def _version(index: SearchIndex) -> str:
+    """A hash of every file, appended to file URLs, so a rebuilt site is never mixed with a cached one.
+    File by file: one JSON text of the whole index took 40 MB."""
     digest = hashlib.sha256()
-    for path, data in sorted(index.files().items()):  # file by file: one JSON text of the whole index took 40 MB
+    for path, data in sorted(index.files().items()):
         digest.update(path.encode() + json.dumps(data, ensure_ascii=False, sort_keys=True, default=list).encode())
-    manifest["version"] = digest.hexdigest()[:12]  # appended to file URLs, so a rebuilt site is never mixed with a cached one
-    return index
+    return digest.hexdigest()[:12]
 
 
 def _shard_count(size: int) -> int:
@@ -310,18 +203,16 @@ def _shard_count(size: int) -> int:
     return count
 
 
-def _doc_data(record: Record, text: EntryText, lang: str) -> dict:
-    """What a result shows of an entry (plain text; engine.js escapes and highlights it)."""
-    sections: dict[int, list[str]] = defaultdict(list)
-    sections[_BIT["quick-fix"]].append(plain_text(record.quick_fix.get(lang)))
-    for field in ("symptoms", "body"):
-        for bit, piece in text.fields[field]:
-            sections[bit].append(plain_text(piece))
+def _doc_data(text: EntryText, lang: str) -> dict:
+    """What a result shows of an entry (plain text; the engine escapes and highlights it), and its error messages."""
+    record = text.record
+    sections = [[bit, text.fields[field.name]] for bit, field in enumerate(FIELDS)
+                if field.anchor and text.fields[field.name]]
     return {
         "location": f"{record.id}/",
-        "title": plain_text(record.title.get(lang)),
+        "title": text.fields["title"][0],
         "tags": [tag.get(lang) for tag in record.tags],
-        "sections": [[bit, lines] for bit, lines in sorted(sections.items())],
+        "sections": sections,
         "messages": [key for key in dict.fromkeys(
             [message_key(s.text.get(lang)) for s in record.symptoms]
             + [message_key(s.text) for s in record.signatures if is_literal(s)]) if key],

@@ -1,181 +1,111 @@
-/* The site search engine (docs/SEARCH.md): query analysis, scoring and result building over
- * the index files written by pitfalls/pages/search_index.py. One file for the browser (worker.js) and for
- * `python -m pitfalls search` (node), so both rank alike.
- *
- * normalize, keepWord, nameParts, stem and messageKey repeat pitfalls/text.py exactly, and shardOf
- * pitfalls/pages/search_index.py; the tests compare them. What both sides must agree on (shard
- * counts, score scale, sections, longest term, pinyin syllables) comes from the manifest. Chinese
- * queries are cut without jieba: every substring of a Chinese run that is an index term, a synonym
- * or a traditional/regional form of a term counts, minus filler words; characters no word covers
- * count alone. Words the index does not know are also read as pinyin, as a typo, or by their parts.
+/* The site search engine (docs/SEARCH.md): reads a query, fetches the index files it needs (written by
+ * pitfalls/pages/search_index.py), ranks the entries by the rules of ranking.js and builds Material's
+ * result items. The same files run in the browser (worker.js) and under node (`pitfalls search`), so both
+ * rank alike. The work is done by its modules; this one orchestrates:
+ *   options.js   every weight and threshold       analysis.js  text analysis, as pitfalls/text.py
+ *   pinyin.js    letters read as pinyin           typos.js     corrections of misspelt words
+ *   ranking.js   the ranking rules                results.js   Material's result items
+ * Chinese queries are cut without jieba: every substring of a Chinese run that is an index term, a synonym
+ * or a traditional/regional form of a term counts, minus filler words; characters no word covers count alone.
  */
-(function (root) {
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) {
+    module.exports = factory(require("./options.js"), require("./analysis.js"), require("./pinyin.js"),
+      require("./typos.js"), require("./ranking.js"), require("./results.js"));
+  } else {
+    const search = root.PitfallSearch;
+    Object.assign(search, factory(search.options, search.analysis, search.pinyin, search.typos, search.ranking,
+      search.results));
+  }
+})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, pinyin, typos, ranking, results) {
   "use strict";
 
-  const HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
-  const UUID = "[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}";
-  const PIECES = new RegExp(`([${HAN}]+)|(${UUID}|[a-z0-9]+)`, "g");
-  const NOISE = new RegExp(`^(?:${UUID}|0x[0-9a-f]+|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,})$`);
-  const NOT_WORD = new RegExp(`[^a-z0-9${HAN}]+`, "g");
-  const IS_HAN = new RegExp(`^[${HAN}]`);
-  const DISPLAY_PIECES = new RegExp(`[${HAN}]+|[A-Za-z0-9]+`, "g");
-  const VOWELS = "aeiouy";
-
-  const SYNONYM_WEIGHT = 0.5;      // a synonym's match counts half a typed word's
-  const PINYIN_WEIGHT = 0.6;       // a Chinese term read from pinyin: below an English word typed as such
-  const TYPO_WEIGHTS = [1, 0.4, 0.2];  // by edit distance: a corrected word always below the exact one
-  const TYPO_MIN_CHARS = [0, 5, 9];    // the shortest word corrected at that edit distance
-  const MAX_CORRECTIONS = 3;       // index terms taken per misspelt word (the nearest ones)
-  const MAX_CORRECTED_WORDS = 8;   // a long paste has only its first unknown words corrected
-  const CLOSEST_EDITS = 3;         // how far the terms offered when nothing matched may be from a typed word
-  const MAX_QUERY_CHARS = 200;     // longer pastes are analysed by their start (the exact-message match reads all)
-  const MAX_RESULTS = 10;          // entries listed (and fetched) per query: what Material shows at once
-  const EXACT_BONUS = 1e6;         // an error message found whole in the query ranks first
-  const MIN_MESSAGE_CHARS = 8;     // shorter messages are too generic for that
-  const MIN_PARTIAL_CHARS = 16;    // a query this long found inside a message counts too
-  const SECTIONS_SHOWN = 2;        // matching sections shown under an entry; more fold away
-  const LINES_SHOWN = 3;           // matching lines shown per section
-  const STAGES = ["synonyms", "coverage", "exact", "variants", "pinyin", "typos", "parts"];  // what `off` can switch off
+  const { defaultSearchOptions } = optionsModule;
+  const { PIECES, normalize, keepWord, nameParts, stem, messageKey, shardOf } = analysis;
+  const FORMAT_VERSION = 2;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
-  /* --- text analysis, as in pitfalls/text.py --- */
+  /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
+   * naming it in `off`. `piece(engine, piece)`: what a Chinese piece stands for besides itself;
+   * `prefetch(engine, query)`: the files the stage needs, fetched with the term shards (not a round trip
+   * after them); `read(engine, query)`: [[term, reading]] to add. Phase 1 reads what was typed; phase 2
+   * (synonyms) reads what phase 1 found. */
+  const STAGES = [
+    ["variants", { phase: 1, piece: (engine, piece) => engine.variants(piece) }],
+    ["parts", { phase: 1, read: (engine, query) => engine.readParts(query) }],
+    ["typos", { phase: 1, prefetch: (engine, query) => engine.typoLists(query), read: (engine, query) => engine.readTypos(query) }],
+    ["pinyin", { phase: 1, prefetch: (engine, query) => engine.pinyinShards(query), read: (engine, query) => engine.readPinyin(query) }],
+    ["synonyms", { phase: 2, read: (engine, query) => engine.readSynonyms(query) }],
+  ];
+  const STAGE_NAMES = STAGES.map(([name]) => name);
 
-  function normalize(text) {
-    return text.normalize("NFKC").toLowerCase();
-  }
-
-  function keepWord(word) {
-    if (word.length < 2 || word.length > 30) return false;
-    if (/^[0-9]+$/.test(word)) return word.length <= 4;
-    return !NOISE.test(word);
-  }
-
-  function nameParts(word) {
-    const parts = word.match(/[a-z]+|[0-9]+/g) || [];
-    return parts.length > 1 ? parts.filter(keepWord).map(stem) : [];
-  }
-
-  function hasVowel(text) {
-    return [...text].some(c => VOWELS.includes(c));
-  }
-  function stem(word) {
-    if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-    if (word.endsWith("ies") && word.length > 4) word = word.slice(0, -3) + "y";
-    else if (word.endsWith("sses")) word = word.slice(0, -2);
-    else if (["ches", "shes", "xes", "zes"].some(s => word.endsWith(s))) word = word.slice(0, -2);
-    else if (word.endsWith("s") && !["ss", "us", "is"].some(s => word.endsWith(s))) word = word.slice(0, -1);
-    for (const suffix of ["ation", "ing", "ed"]) {
-      const rest = word.slice(0, -suffix.length);
-      if (word.endsWith(suffix) && rest.length >= 3 && hasVowel(rest) && !(suffix === "ed" && rest.endsWith("e"))) {
-        word = rest;
-        const last = word[word.length - 1];
-        if (word.length >= 4 && last === word[word.length - 2] && !"lsz".includes(last) && !VOWELS.includes(last))
-          word = word.slice(0, -1);
-        break;
+  /* What the engine made of a query: the text analysed, its Chinese runs and kept words ({text, start}), and
+   * its terms: Map term → {units, span, reading, penalty, surface}. `units`: the pieces of the query the
+   * term stands for (the words rule counts them; a synonym of a phrase stands for each of its words); `span`:
+   * where they are in the text; `reading`: how the term was read (options.readings); `surface`: what to
+   * highlight on the entry's page. */
+  class Query {
+    constructor(text) {
+      this.text = text;
+      this.runs = [];
+      this.words = [];
+      for (const m of text.matchAll(PIECES)) {
+        if (m[1]) this.runs.push({ text: m[1], start: m.index });
+        else if (keepWord(m[2])) this.words.push({ text: m[2], start: m.index });
       }
+      this.terms = new Map();
+      this.characters = new Set();  // Chinese characters that no word of the query covers (their units)
     }
-    if (word.endsWith("e") && word.length >= 4) word = word.slice(0, -1);
-    if (word.endsWith("y") && word.length >= 4) word = word.slice(0, -1) + "i";
-    return word;
-  }
 
-  function wordTerms(word) {
-    return keepWord(word) ? [stem(word), ...nameParts(word)] : [];
-  }
-
-  function englishTerms(text) {
-    const terms = [];
-    for (const m of text.matchAll(PIECES))
-      if (m[2]) terms.push(...wordTerms(m[2]));
-    return terms;
-  }
-
-  /* Optimal string alignment distance (a transposition is one edit), or limit + 1 once it exceeds `limit`. */
-  function editDistance(a, b, limit) {
-    if (Math.abs(a.length - b.length) > limit) return limit + 1;
-    let before = null, previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const row = [i];
-      let best = i;
-      for (let j = 1; j <= b.length; j++) {
-        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-        let d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
-        if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
-        row.push(d);
-        best = Math.min(best, d);
-      }
-      if (best > limit) return limit + 1;
-      before = previous;
-      previous = row;
+    /* Adds `term`, unless the query has it already, read at no higher cost. */
+    add(term, { units, span, reading, surface = null, penalty }) {
+      const known = this.terms.get(term);
+      if (!known || known.penalty > penalty) this.terms.set(term, { units, span, reading, penalty, surface });
     }
-    return Math.min(previous[b.length], limit + 1);
-  }
 
-  /* Where pinyin syllables can start and end in a word read wholly as pinyin: Map start → [ends]
-   * (every reading: xian is xian or xi an), or null when the word is not pinyin. */
-  function syllableEdges(word, syllables, longest) {
-    const reach = new Array(word.length + 1).fill(false);
-    reach[0] = true;
-    const edges = new Map();
-    for (let i = 0; i < word.length; i++) {
-      if (!reach[i]) continue;
-      for (let n = 1; n <= Math.min(longest, word.length - i); n++)
-        if (syllables.has(word.substr(i, n))) {
-          reach[i + n] = true;
-          if (!edges.has(i)) edges.set(i, []);
-          edges.get(i).push(i + n);
-        }
+    /* The units: the pieces of the query its terms stand for. */
+    units() {
+      return new Set([...this.terms.values()].flatMap(t => t.units));
     }
-    if (!reach[word.length]) return null;
-    const useful = new Array(word.length + 1).fill(false);  // positions from which the word's end is reached
-    useful[word.length] = true;
-    for (let i = word.length - 1; i >= 0; i--)
-      if (edges.has(i)) {
-        edges.set(i, edges.get(i).filter(j => useful[j]));
-        useful[i] = edges.get(i).length > 0;
-      }
-    for (const i of [...edges.keys()]) if (!useful[i] || !reach[i]) edges.delete(i);
-    return edges;
-  }
 
-  function messageKey(text) {
-    return normalize(text).replace(NOT_WORD, "");
+    letterWords() {
+      return this.words.filter(w => /^[a-z]+$/.test(w.text));
+    }
   }
-
-  function shardOf(term, shards) {
-    const key = IS_HAN.test(term) ? term[0] : term;
-    let h = 0x811c9dc5;
-    for (const char of key) h = Math.imul(h ^ char.codePointAt(0), 0x01000193) >>> 0;
-    return h % shards;
-  }
-
-  function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
-  }
-
-  /* --- the engine --- */
 
   class Engine {
     /* fetchJson(path) → Promise of the parsed file at `path` inside the index folder;
-     * off: names of STAGES to switch off (the tests and the benchmark measure what each one does) */
-    constructor(fetchJson, { off = [] } = {}) {
-      for (const stage of off) if (!STAGES.includes(stage)) throw new Error(`unknown search stage ${stage}`);
+     * off: names of STAGES or ranking RULES to switch off (the tests and the benchmark measure each);
+     * options: overrides of options.js defaultSearchOptions. */
+    constructor(fetchJson, { off = [], options = {} } = {}) {
+      for (const name of off)
+        if (!STAGE_NAMES.includes(name) && !ranking.RULE_NAMES.includes(name)) throw new Error(`unknown search stage or rule ${name}`);
       this.fetchJson = fetchJson;
-      this.off = new Set(off);
+      this.options = { ...defaultSearchOptions, ...options };
+      this.stages = new Map(STAGES.filter(([name]) => !off.includes(name)));
+      this.rules = ranking.rulesInForce(new Set(off));
       this.files = new Map();   // path → Promise of its content
       this.loaded = new Map();  // shard number → the t/ shard, once fetched
       this.manifest = null;
+      this.outdated = false;
     }
 
+    /* Fetches the manifest once. A manifest of another format is not read: the engine answers "out of date". */
     async ready() {
       if (!this.manifest) {
         const manifest = await this.fetchJson("manifest.json");
+        if (manifest.formatVersion !== FORMAT_VERSION) {
+          if (!this.outdated) console.error(`search: the index is format ${manifest.formatVersion}, this engine reads ${FORMAT_VERSION}: reload the page`);
+          this.outdated = true;
+          this.lang = manifest.lang;
+          return manifest;
+        }
         this.stopwords = new Set(manifest.stopwords);
         this.longestStopword = Math.max(0, ...manifest.stopwords.map(w => w.length));
         this.synonymTerms = new Set(manifest.synonyms.flat(2));
         this.syllables = new Set(manifest.syllables.split(" "));
-        this.longestSyllable = Math.max(...[...this.syllables].map(s => s.length));
-        this.sectionBit = Object.fromEntries(manifest.sections.map(([anchor], bit) => [anchor, bit]));
+        this.tiers = manifest.fields.map(([, , , tier]) => tier);
+        this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
         this.manifest = manifest;
       }
       return this.manifest;
@@ -190,7 +120,7 @@
       return this.files.get(path);
     }
 
-    /* Fetches the t/ shards that hold `terms` (and their traditional forms); afterwards `entry` is synchronous. */
+    /* Fetches the t/ shards that hold `terms` (and their traditional forms); afterwards `postings` is synchronous. */
     async loadShards(terms) {
       const numbers = new Set(terms.map(t => shardOf(t, this.manifest.shards)));
       await Promise.all([...numbers].filter(n => !this.loaded.has(n))
@@ -206,289 +136,317 @@
       return has(terms, term) ? terms[term] : null;
     }
 
-    /* The index terms a piece of the query stands for: itself when it is a term or a synonym,
-     * else the simplified terms of a traditional or regional form; [] when none. */
-    meanings(piece) {
-      if (this.synonymTerms.has(piece) || this.postings(piece)) return [piece];
-      const { variants } = this.shard(piece);
-      return !this.off.has("variants") && has(variants, piece) ? variants[piece] : [];
+    reading(name, extraPenalty = 0) {
+      return { reading: name, penalty: this.options.penalties[name] + extraPenalty };
     }
 
-    /* The query's terms: Map term → {weight, unit, surface}. `unit` is the piece of the query the term
-     * stands for (coverage counts units); `surface` what to highlight on the entry's page. */
-    async analyze(query) {
-      await this.ready();
-      const text = normalize(query).slice(0, MAX_QUERY_CHARS);
-      const runs = [], words = [];
-      for (const m of text.matchAll(PIECES)) {
-        if (m[1]) runs.push(m[1]);
-        else if (keepWord(m[2])) words.push(m[2]);
+    /* --- reading the query --- */
+
+    async analyze(text) {
+      const query = new Query(normalize(text).slice(0, this.options.maxQueryChars));
+      const typed = [...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text))];
+      await Promise.all([this.loadShards(typed),
+        ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
+      this.readTyped(query, true);
+      if (!query.terms.size) this.readTyped(query, false);  // only filler: search it as typed
+      for (const phase of [1, 2]) {
+        const stages = [...this.stages.values()].filter(stage => stage.phase === phase && stage.read);
+        // the stages of a phase fetch what they need at once; their terms are added in table order
+        for (const found of await Promise.all(stages.map(stage => stage.read(this, query))))
+          for (const [term, info] of found) query.add(term, info);
       }
-      // what a word the index may lack needs is fetched with the shards, not a round trip after them
-      const pinyin = this.off.has("pinyin") ? [] : this.pinyinSpans(words.filter(w => /^[a-z]+$/.test(w)));
-      const pinyinShards = this.pinyinShards(pinyin);
-      const lists = words.filter(w => /^[a-z]+$/.test(w) && w.length >= TYPO_MIN_CHARS[1]).map(w => this.typoLists(w));
-      await Promise.all([this.loadShards([...runs.flatMap(run => [...run]), ...words.map(stem)]), pinyinShards, ...lists]);
-      const known = new Map();  // piece of a Chinese run → the terms it stands for
-      for (const run of runs)
-        for (let i = 0; i < run.length; i++)
-          for (let n = 1; n <= Math.min(this.manifest.maxTermChars, run.length - i); n++) {
-            const piece = run.substr(i, n);
-            if (!known.has(piece)) known.set(piece, this.meanings(piece));
-          }
-
-      let terms = this.directTerms(runs, words, known, true);
-      if (!terms.size) terms = this.directTerms(runs, words, known, false);  // only filler: search it as typed
-      await this.readUnknownWords(words, terms, pinyin, await pinyinShards);
-
-      const direct = new Map(terms);
-      if (!this.off.has("synonyms"))
-        for (const group of this.manifest.synonyms) {
-          const hit = group.find(phrase => phrase.length && phrase.every(t => direct.has(t)));
-          if (!hit) continue;
-          const weight = SYNONYM_WEIGHT * Math.min(...hit.map(t => direct.get(t).weight));
-          for (const phrase of group)
-            for (const term of phrase)
-              if (!terms.has(term)) terms.set(term, { weight, unit: direct.get(hit[0]).unit, surface: null });
-        }
-      await this.loadShards([...terms.keys()]);
-      return terms;
+      await this.loadShards([...query.terms.keys()]);
+      return query;
     }
 
-    directTerms(runs, words, known, dropFiller) {
-      const terms = new Map();
-      for (const word of words)
-        if (!(dropFiller && this.stopwords.has(word))) terms.set(stem(word), { weight: 1, unit: stem(word), surface: word });
-      for (const run of runs) {
-        const covered = new Array(run.length).fill(false);
+    /* The index terms a piece of Chinese stands for, with how each was read: itself when it is a term or a
+     * synonym, else what the stages read into it (its simplified form); [] when none. */
+    meanings(piece) {
+      if (this.synonymTerms.has(piece) || this.postings(piece)) return [[piece, "typed"]];
+      for (const stage of this.stages.values()) {
+        const found = stage.piece ? stage.piece(this, piece) : [];
+        if (found.length) return found;
+      }
+      return [];
+    }
+
+    variants(piece) {
+      const { variants } = this.shard(piece);
+      return has(variants, piece) ? variants[piece].map(term => [term, "variant"]) : [];
+    }
+
+    /* The typed words and the Chinese words of the runs (without filler when dropFiller). */
+    readTyped(query, dropFiller) {
+      for (const word of query.words)
+        if (!(dropFiller && this.stopwords.has(word.text))) {
+          const term = stem(word.text);
+          query.add(term, { units: [term], span: [word.start, word.start + word.text.length], surface: word.text, ...this.reading("typed") });
+        }
+      const longest = this.manifest.maxTermChars;
+      for (const run of query.runs) {
+        const known = new Map();  // piece → its meanings
+        const meanings = piece => known.get(piece) || known.set(piece, this.meanings(piece)).get(piece);
+        const covered = new Array(run.text.length).fill(false);
         const filler = [];
         if (dropFiller)
-          for (let i = 0; i < run.length; i++)
-            for (let n = 1; n <= Math.min(this.longestStopword, run.length - i); n++)
-              if (this.stopwords.has(run.substr(i, n))) {
+          for (let i = 0; i < run.text.length; i++)
+            for (let n = 1; n <= Math.min(this.longestStopword, run.text.length - i); n++)
+              if (this.stopwords.has(run.text.substr(i, n))) {
                 filler.push([i, i + n]);
                 covered.fill(true, i, i + n);
               }
         const inFiller = (a, b) => filler.some(([x, y]) => x <= a && b <= y);
-        for (let i = 0; i < run.length; i++)
-          for (let n = 2; n <= Math.min(this.manifest.maxTermChars, run.length - i); n++) {
-            const piece = run.substr(i, n);
-            if (known.get(piece).length && !inFiller(i, i + n)) {
-              for (const term of known.get(piece)) terms.set(term, { weight: 1, unit: piece, surface: piece });
+        const addPiece = (i, n) => {
+          const piece = run.text.substr(i, n);
+          for (const [term, reading] of meanings(piece))
+            query.add(term, { units: [piece], span: [run.start + i, run.start + i + n], surface: piece, ...this.reading(reading) });
+        };
+        for (let i = 0; i < run.text.length; i++)
+          for (let n = 2; n <= Math.min(longest, run.text.length - i); n++)
+            if (!inFiller(i, i + n) && meanings(run.text.substr(i, n)).length) {
+              addPiece(i, n);
               covered.fill(true, i, i + n);
             }
+        for (let i = 0; i < run.text.length; i++)
+          if (!covered[i]) {
+            addPiece(i, 1);
+            query.characters.add(run.text[i]);
           }
-        for (let i = 0; i < run.length; i++)
-          for (const term of covered[i] ? [] : known.get(run[i])) terms.set(term, { weight: 1, unit: run[i], surface: run[i] });
       }
-      return terms;
     }
 
-    /* Words the index does not know: a name with digits by its parts, letters as pinyin of Chinese
-     * terms, a misspelt word as the nearest index terms. Adds what they stand for to `terms`. */
-    async readUnknownWords(words, terms, pinyin, pinyinShards) {
-      const unknown = [...new Set(words)].filter(w => !this.stopwords.has(w) && !this.meanings(stem(w)).length);
-      const add = (term, weight, unit, surface) => {
-        if (!terms.has(term) || terms.get(term).weight < weight) terms.set(term, { weight, unit, surface });
-      };
-      const parts = this.off.has("parts") ? [] : unknown.flatMap(w => nameParts(w).map(part => [w, part]));
-      const misspelt = this.off.has("typos") ? []
-        : unknown.filter(w => /^[a-z]+$/.test(w) && w.length >= TYPO_MIN_CHARS[1]).slice(0, MAX_CORRECTED_WORDS);
-      const [, corrections, readings] = await Promise.all([
-        this.loadShards(parts.map(([, part]) => part)),
-        Promise.all(misspelt.map(w => this.corrections(w))),
-        this.pinyinReadings(pinyin, pinyinShards),
-      ]);
-      for (const [word, part] of parts) if (this.postings(part)) add(part, 1, stem(word), word);
-      misspelt.forEach((word, k) => {
-        for (const [term, distance] of corrections[k]) add(term, TYPO_WEIGHTS[distance], stem(word), null);
-      });
-      for (const [key, found] of readings) for (const term of found) add(term, PINYIN_WEIGHT, key, term);
+    /* The query's words that the index does not know (nor a stage reads as a Chinese term). */
+    unknownWords(query) {
+      const seen = new Set();
+      return query.words.filter(w => !seen.has(w.text) && seen.add(w.text) && !this.stopwords.has(w.text)
+        && !this.meanings(stem(w.text)).length);
+    }
+
+    /* A name with digits the index lacks, by its parts: opset14 → opset, 14. */
+    async readParts(query) {
+      const parts = this.unknownWords(query).flatMap(word => nameParts(word.text).map(part => [word, part]));
+      await this.loadShards(parts.map(([, part]) => part));
+      return parts.filter(([, part]) => this.postings(part)).map(([word, part]) => [part, {
+        units: [stem(word.text)], span: [word.start, word.start + word.text.length], surface: word.text, ...this.reading("parts"),
+      }]);
+    }
+
+    misspeltWords(query) {
+      return this.unknownWords(query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= this.options.typoMinChars[1])
+        .slice(0, this.options.maxCorrectedWords);
     }
 
     /* The w/ lists of the terms a misspelt `word` may stand for: those of about its stem's length. */
-    typoLists(word, limit = TYPO_MIN_CHARS.findLastIndex(n => word.length >= n)) {
+    wordLists(word, limit) {
       const length = stem(word).length;
       const lengths = this.manifest.wordLengths.filter(n => Math.abs(n - length) <= limit);
-      return Promise.all(lengths.map(n => this.file(`w/${n}.json`)));
+      return Promise.all(lengths.map(n => this.file(`w/${n}.json`))).then(lists => lists.flat());
     }
 
-    /* The nearest index terms to a misspelt word (stemmed, as the index is): [[term, distance]]. */
-    async corrections(word, limit = TYPO_MIN_CHARS.findLastIndex(n => word.length >= n)) {
-      const target = stem(word);
-      const candidates = (await this.typoLists(word, limit)).flat();
-      const found = candidates.map(term => [term, editDistance(target, term, limit)]).filter(([, d]) => d <= limit);
-      const nearest = Math.min(...found.map(([, d]) => d));
-      return found.filter(([, d]) => d === nearest).slice(0, MAX_CORRECTIONS);
+    /* Prefetch: the w/ lists of every word of letters that may be misspelt (the index is not asked yet). */
+    typoLists(query) {
+      return Promise.all(query.letterWords().filter(w => w.text.length >= this.options.typoMinChars[1])
+        .map(w => this.wordLists(w.text, typos.editLimit(w.text, this.options.typoMinChars))));
     }
 
-    /* Every stretch of the query's letter words that reads as whole pinyin syllables: [[key, first syllable]].
-     * A stretch may cross the spaces between words (xiancun buzu, xian cun bu zu) but not split a word. */
-    pinyinSpans(words) {
-      const spans = new Map();
-      let text = "";
-      const edges = new Map();  // position in `text` → ends of the syllables starting there
-      const flush = () => {
-        for (const start of edges.keys()) {
-          let frontier = [[start, null]];
-          for (let depth = 0; depth < this.manifest.maxTermChars && frontier.length; depth++) {
-            const next = new Map();
-            for (const [at, first] of frontier)
-              for (const end of edges.get(at) || []) {
-                const syllable = first || text.slice(start, end);
-                spans.set(`${text.slice(start, end)} ${syllable}`, [text.slice(start, end), syllable]);
-                next.set(`${end} ${syllable}`, [end, syllable]);
-              }
-            frontier = [...next.values()];
-          }
-        }
-        text = "";
-        edges.clear();
-      };
-      for (const word of words) {
-        const wordEdges = syllableEdges(word, this.syllables, this.longestSyllable);
-        if (!wordEdges) {
-          flush();
-          continue;
-        }
-        for (const [at, ends] of wordEdges) edges.set(text.length + at, ends.map(end => text.length + end));
-        text += word;
+    /* Misspelt words: the index terms within the edit limit that agree with the rest of the query (typos.js). */
+    async readTypos(query) {
+      const words = await Promise.all(this.misspeltWords(query).map(async word => {
+        const limit = typos.editLimit(word.text, this.options.typoMinChars);
+        const candidates = typos.withinEdits(stem(word.text), await this.wordLists(word.text, limit), limit);
+        return [word, candidates.slice(0, this.options.maxCandidates)];
+      }));
+      await this.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
+      const found = [];
+      for (const [word, candidates] of words) {
+        const unit = stem(word.text);
+        const others = new Set();  // the entries that match the query's other words
+        for (const [term, info] of query.terms)
+          if (!info.units.includes(unit)) for (const doc of this.docs(term)) others.add(doc);
+        const agreement = new Map(candidates.map(([term]) => [term, this.docs(term).filter(doc => others.has(doc)).length]));
+        for (const [term, distance] of typos.chooseCorrections(candidates, agreement, this.options.maxCorrections))
+          found.push([term, { units: [unit], span: [word.start, word.start + word.text.length], ...this.reading(`typo${distance}`) }]);
       }
-      flush();
-      return [...spans.values()];
+      return found;
     }
 
-    /* Map shard number → p/ shard, for the first syllables of `spans`. */
-    async pinyinShards(spans) {
-      const numbers = [...new Set(spans.map(([, first]) => shardOf(first, this.manifest.pinyinShards)))];
-      return new Map(await Promise.all(numbers.map(async n => [n, await this.file(`p/${n}.json`)])));
+    docs(term) {
+      const list = this.postings(term) || [];
+      const docs = [];
+      for (let k = 0; k < list.length; k += 3) docs.push(list[k]);
+      return docs;
     }
 
-    /* [[key, Chinese terms]] for the pinyin spans the index has a reading for; fetches those terms' shards. */
-    async pinyinReadings(spans, shards) {
+    pinyinSpans(query) {
+      if (!query.pinyin)
+        query.pinyin = pinyin.pinyinSpans(query.letterWords(), this.syllables, this.manifest.maxTermChars);
+      return query.pinyin;
+    }
+
+    /* Prefetch: Map shard number → p/ shard, for the first syllables of the query's pinyin spans. */
+    async pinyinShards(query) {
+      const numbers = [...new Set(this.pinyinSpans(query).map(s => shardOf(s.first, this.manifest.pinyinShards)))];
+      query.pinyinShards = new Map(await Promise.all(numbers.map(async n => [n, await this.file(`p/${n}.json`)])));
+    }
+
+    /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span. */
+    async readPinyin(query) {
       const readings = [];
-      for (const [key, first] of spans) {
-        const shard = shards.get(shardOf(first, this.manifest.pinyinShards));
-        if (has(shard, key)) readings.push([key, shard[key]]);
+      for (const { key, first, span } of this.pinyinSpans(query)) {
+        const shard = query.pinyinShards.get(shardOf(first, this.manifest.pinyinShards));
+        if (has(shard, key)) readings.push([key, span, shard[key]]);
       }
-      await this.loadShards(readings.flatMap(([, found]) => found));
-      return readings;
+      await this.loadShards(readings.flatMap(([, , terms]) => terms));
+      // a reading of exactly one typed word stands for that word (the same piece of the query), else for its letters
+      const wordAt = new Map(query.words.map(w => [`${w.start} ${w.start + w.text.length}`, stem(w.text)]));
+      return readings.flatMap(([key, span, terms]) => terms.map(term => [term, {
+        units: [wordAt.get(span.join(" ")) || key], span, surface: term, ...this.reading("pinyin"),
+      }]));
     }
 
-    /* Ranked entries: [{doc, score, exact, mask, matched: Set of terms}] */
-    async rank(query) {
-      const terms = await this.analyze(query);
+    /* A synonym group whose phrase is wholly in the query (typed or read) adds its other phrases' terms, costing
+     * one more than what matched in the typo rule. */
+    readSynonyms(query) {
+      const found = [];
+      for (const group of this.manifest.synonyms) {
+        const hit = group.find(phrase => phrase.length && phrase.every(t => query.terms.has(t)));
+        if (!hit) continue;
+        const matched = hit.map(t => query.terms.get(t));
+        const span = [Math.min(...matched.map(m => m.span[0])), Math.max(...matched.map(m => m.span[1]))];
+        const reading = this.reading("synonym", Math.max(...matched.map(m => m.penalty)));
+        for (const phrase of group)
+          for (const term of phrase)
+            if (!query.terms.has(term)) found.push([term, { units: [...new Set(matched.flatMap(m => m.units))], span, ...reading }]);
+      }
+      return found;
+    }
+
+    /* --- ranking --- */
+
+    /* Every entry a term of the query occurs in: Map doc → hit (see ranking.js). */
+    collect(query) {
       const hits = new Map();
-      const units = new Set([...terms.values()].map(t => t.unit));
-      for (const [term, info] of terms) {
+      const [hanShift, latinShift] = this.manifest.titleCharsShift;
+      for (const [term, info] of query.terms) {
         const list = this.postings(term);
         if (!list) continue;
+        const units = info.units;
         for (let k = 0; k < list.length; k += 3) {
-          let hit = hits.get(list[k]);
-          if (!hit) hits.set(list[k], hit = { doc: list[k], score: 0, mask: 0, units: new Set(), matched: new Set() });
-          hit.score += info.weight * list[k + 1] / this.manifest.scoreScale;
-          hit.mask |= list[k + 2];
-          hit.units.add(info.unit);
+          const doc = list[k], flags = list[k + 2], fields = flags & 0xff;
+          let hit = hits.get(doc);
+          if (!hit) hits.set(doc, hit = { doc, best: new Map(), flags: 0, units: new Map(), title: [], titleChars: [0, 0], matched: new Set() });
+          for (const unit of units) hit.best.set(unit, Math.max(hit.best.get(unit) || 0, list[k + 1]));
+          hit.flags |= fields;
           hit.matched.add(term);
+          if (!units.length) continue;
+          let tier = 0;
+          for (let bit = 0; bit < this.tiers.length; bit++) if (fields & (1 << bit)) tier = Math.max(tier, this.tiers[bit]);
+          for (const name of units) {
+            const unit = hit.units.get(name);
+            if (unit) {
+              unit.penalty = Math.min(unit.penalty, info.penalty);
+              unit.tier = Math.max(unit.tier, tier);
+            } else hit.units.set(name, { penalty: info.penalty, tier });
+          }
+          if (fields & this.titleBit) {
+            hit.title.push({ term, span: info.span });
+            hit.titleChars = [(flags >> hanShift) & 0xff, (flags >> latinShift) & 0xff];
+          }
         }
       }
-      const order = (a, b) => b.score - a.score || a.doc - b.doc;
-      if (!this.off.has("coverage"))
-        for (const hit of hits.values())
-          hit.score *= 0.25 + hit.units.size / units.size;  // entries that match more of the query first
-      const top = [...hits.values()].sort(order).slice(0, MAX_RESULTS);
-      const key = messageKey(query);
-      await Promise.all(top.map(async hit => {
-        hit.data = await this.file(`d/${hit.doc}.json`);
-        const whole = hit.data.messages.some(m => m.length >= MIN_MESSAGE_CHARS && key.includes(m));
-        const part = key.length >= MIN_PARTIAL_CHARS && hit.data.messages.some(m => m.includes(key));
-        hit.exact = !this.off.has("exact") && (whole || part);
-        if (hit.exact) hit.score += whole ? EXACT_BONUS : part ? EXACT_BONUS / 2 : 0;  // a whole message before a piece of one
-      }));
-      return { terms, hits: top.sort(order) };
+      const matching = new Map([...query.units()].map(unit => [unit, 0]));  // unit → the entries that match it
+      for (const hit of hits.values()) for (const unit of hit.units.keys()) matching.set(unit, matching.get(unit) + 1);
+      const rarity = unit => Math.log(1 + this.manifest.docs / matching.get(unit));
+      // A lone Chinese character that no word of the query covers counts apart from the words (ranking.js,
+      // "characters"), and only when it is in at most maxCharacterShare of the entries: 爆 or 卡 tell entries
+      // apart, 了 or 不 are in most of them. Its matches still add to the score.
+      const common = [...query.characters].filter(c => matching.get(c) > this.options.maxCharacterShare * this.manifest.docs);
+      query.ranked = [...matching.keys()].filter(unit => !common.includes(unit));
+      for (const hit of hits.values()) {
+        for (const unit of hit.units.keys()) if (!query.ranked.includes(unit)) hit.units.delete(unit);
+        // summed in the query's order, so that entries matching the same pieces tie exactly
+        // each piece of the query counts once in the score, by its best-scoring term
+        hit.score = 0;
+        for (const unit of matching.keys()) if (hit.best.has(unit)) hit.score += hit.best.get(unit) / this.manifest.scoreScale;
+        hit.words = hit.rarity = hit.characters = 0;
+        for (const unit of query.ranked)
+          if (!hit.units.has(unit)) continue;
+          else if (query.characters.has(unit)) hit.characters += rarity(unit);
+          else {
+            hit.words += 1;
+            hit.rarity += rarity(unit);
+          }
+      }
+      return hits;
     }
 
-    /* Material's result shape: items = [[entry, ...its sections], ...] with escaped, highlighted HTML */
-    async search(query) {
-      if (!query.trim()) return { items: [], ranked: [] };
-      const { terms, hits } = await this.rank(query);
-      const items = hits.length ? hits.map(hit => this.item(hit, terms)) : [await this.noResults(terms)];
-      const ranked = hits.map(hit => ({
+    /* The first maxResults entries by the rules; the message rule is decided on them, with their d/ files. */
+    async rank(text) {
+      const query = await this.analyze(text);
+      const hits = [...this.collect(query).values()];
+      const order = ranking.compare(this.rules);
+      ranking.evaluate(hits, this.rules);
+      const top = hits.sort(order).slice(0, this.options.maxResults);
+      const key = messageKey(text);
+      const { minMessageChars, minPartialChars } = this.options;
+      await Promise.all(top.map(async hit => {
+        hit.data = await this.file(`d/${hit.doc}.json`);
+        const whole = hit.data.messages.some(m => m.length >= minMessageChars && key.includes(m));
+        const part = key.length >= minPartialChars && hit.data.messages.some(m => m.includes(key));
+        hit.message = whole ? 2 : part ? 1 : 0;
+      }));
+      ranking.evaluate(top, this.rules);
+      return { query, hits: top.sort(order) };
+    }
+
+    /* Material's result shape, and `ranked`: [{id, title, score, exact, explain}] for the CLI and the tests. */
+    async search(text) {
+      if (!text.trim()) return { items: [], ranked: [] };
+      await this.ready();
+      if (this.outdated) return { items: [results.outdatedItem(this.lang)], ranked: [], outdated: true };
+      const { query, hits } = await this.rank(text);
+      const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options))
+        : [results.noResultsItem(this.manifest.messages, await this.nearestTerms(query))];
+      const ranked = hits.map((hit, i) => ({
         id: hit.data.location.replace(/\/$/, ""), title: hit.data.title,
-        score: Math.round(hit.score * 100) / 100, exact: hit.exact,
+        score: Math.round(hit.score * 100) / 100, exact: hit.message > 0,
+        explain: this.explain(hit, i ? hits[i - 1] : null, query),
       }));
       return { items, ranked };
     }
 
-    /* What the result list shows when nothing matched: says so in the site's language, offers the
-     * index terms nearest to the words typed and the tag index. Material lists it like a result. */
-    async noResults(terms) {
-      const { title, closest, browse, location } = this.manifest.noResults;
-      const typed = [...terms.keys()].filter(t => /^[a-z]+$/.test(t)).slice(0, MAX_CORRECTIONS);
+    /* Why an entry ranks where it does: each rule's value, the rule that put it below the one before, and each
+     * matched piece of the query with the terms that matched it, how they were read and where they are. */
+    explain(hit, before, query) {
+      const fields = this.manifest.fields;
+      const units = [...hit.units].map(([unit, { penalty, tier }]) => ({
+        unit, penalty, tier,
+        terms: [...hit.matched].filter(term => query.terms.get(term).units.includes(unit)).map(term => {
+          const list = this.postings(term);
+          let flags = 0;
+          for (let k = 0; k < list.length; k += 3) if (list[k] === hit.doc) flags = list[k + 2];
+          return { term, reading: query.terms.get(term).reading,
+            fields: fields.filter((_, bit) => flags & (1 << bit)).map(([name]) => name) };
+        }),
+      }));
+      const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, Math.round(v * 1000) / 1000]));
+      return { rules: values, decidedBy: ranking.decidingRule(before, hit, this.rules), units,
+        queryUnits: query.ranked };
+    }
+
+    /* The index terms within closestEdits of the English words typed, for the "no results" item. */
+    async nearestTerms(query) {
+      const typed = [...query.terms.keys()].filter(t => /^[a-z]+$/.test(t)).slice(0, this.options.maxCorrections);
       const nearest = new Set();
-      for (const found of await Promise.all(typed.map(word => this.corrections(word, CLOSEST_EDITS))))
-        for (const [term] of found) nearest.add(term);
-      const listed = [...nearest].slice(0, MAX_CORRECTIONS * 2).map(escapeHtml).join(", ");
-      const text = (nearest.size ? `<p>${escapeHtml(closest).replace("{terms}", listed)}</p>` : "") + `<p>${escapeHtml(browse)}</p>`;
-      return [{ location, title: escapeHtml(title), text, tags: [], score: 0, terms: {} }];
-    }
-
-    item(hit, terms) {
-      const doc = hit.data;
-      const mark = highlighter(hit.matched);
-      const matchedTerms = {};
-      for (const term of hit.matched) {
-        const surface = terms.get(term).surface;
-        if (surface) matchedTerms[surface] = true;
+      for (const word of typed) {
+        const limit = this.options.closestEdits;
+        const found = typos.withinEdits(word, await this.wordLists(word, limit), limit);
+        const best = found.length ? found[0][1] : 0;
+        for (const [term] of found.filter(([, d]) => d === best).slice(0, this.options.maxCorrections)) nearest.add(term);
       }
-      const sections = [];
-      const { "": titleBit, "quick-fix": quickFixBit } = this.sectionBit;
-      for (const [bit, lines] of doc.sections) {
-        if (bit === titleBit || bit === quickFixBit || !(hit.mask & (1 << bit))) continue;
-        const shown = lines.map(mark).filter(html => html.includes("<mark>")).slice(0, LINES_SHOWN);
-        const [anchor, heading] = this.manifest.sections[bit];
-        sections.push({
-          location: `${doc.location}#${anchor}`, title: escapeHtml(heading),
-          text: (shown.length ? shown : [mark(lines[0])]).map(html => `<p>${html}</p>`).join(""),
-          terms: matchedTerms,
-        });
-      }
-      const quickFix = doc.sections.find(([bit]) => bit === quickFixBit);
-      const score = hit.score;
-      return [
-        { location: doc.location, title: mark(doc.title), text: quickFix ? `<p>${mark(quickFix[1][0])}</p>` : "",
-          tags: doc.tags.map(escapeHtml), score, terms: matchedTerms },
-        ...sections.map((section, i) => ({ ...section, score: i < SECTIONS_SHOWN ? score : score / 2 })),
-      ];
+      return [...nearest].slice(0, this.options.maxCorrections * 2);
     }
   }
 
-  /* Escapes `text` and marks the words that matched: Chinese terms longest first, English by stem. */
-  function highlighter(matched) {
-    const han = [...matched].filter(t => IS_HAN.test(t)).sort((a, b) => b.length - a.length);
-    return text => {
-      let out = "", last = 0;
-      for (const m of text.matchAll(DISPLAY_PIECES)) {
-        out += escapeHtml(text.slice(last, m.index));
-        last = m.index + m[0].length;
-        const piece = m[0];
-        if (IS_HAN.test(piece)) {
-          for (let i = 0; i < piece.length;) {
-            const term = han.find(t => piece.startsWith(t, i));
-            out += term ? `<mark>${term}</mark>` : piece[i];
-            i += term ? term.length : 1;
-          }
-        } else {
-          const word = piece.toLowerCase();
-          out += keepWord(word) && matched.has(stem(word)) ? `<mark>${piece}</mark>` : piece;
-        }
-      }
-      return out + escapeHtml(text.slice(last));
-    };
-  }
-
-  const api = { Engine, STAGES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, messageKey, shardOf,
-    escapeHtml, editDistance, syllableEdges };
-  if (typeof module !== "undefined" && module.exports) module.exports = api;
-  else root.PitfallSearch = api;
-})(typeof self !== "undefined" ? self : this);
+  return { Engine, Query, STAGE_NAMES, FORMAT_VERSION, analysis, pinyin, typos, ranking, results };
+});

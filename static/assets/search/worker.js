@@ -1,7 +1,8 @@
 /* Material's search worker protocol (SETUP 0 → READY 1, QUERY 2 → RESULT 3) over engine.js.
  * Material posts its search_index.json with SETUP; ours is a stub, the engine fetches the
- * index files it needs from <site>/search/ itself (docs/SEARCH.md). */
-importScripts("engine.js");
+ * index files it needs from <site>/search/ itself (docs/SEARCH.md). The engine's modules are loaded in
+ * the order they depend on each other (engine.js last). */
+importScripts("options.js", "analysis.js", "pinyin.js", "typos.js", "ranking.js", "results.js", "engine.js");
 
 const INDEX = new URL("../../search/", self.location.href);
 // Fetching the manifest starts with the worker, not on SETUP: it downloads while the page still

@@ -1,0 +1,99 @@
+"""Search quality under node, without a site build or a browser: the engine (engine.js) over an index of a
+content folder, asked a query set; prints top-1, top-3, MRR and empty answers per kind of query.
+
+    .venv/bin/python -m bench.search_quality [--corpus] [--queries FILE] [--misses]
+
+Default: content/ (the 12 seed entries) and tests/search_queries.yml. `--corpus`: the realistic corpus
+(bench/corpus.py: the seed entries and bench/corpus/entries/) and tests/search_queries_corpus.yml.
+`make bench-search` measures the same sets in the browser, beside stock Material search; this is the
+quick loop for working on the ranking (`--misses` lists every query whose entry is not first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+from bench.corpus import assemble
+from pitfalls.commands.search import run_queries
+from pitfalls.pages.search_index import write_site_index
+from pitfalls.records.validate import load_knowledge_base
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def query_language(query: dict) -> str:
+    """The site a query is asked on: its `lang`, else en for the kind `en`, else zh."""
+    return query.get("lang") or ("en" if query["kind"] == "en" else "zh")
+
+
+def expected_ids(query: dict) -> set[str]:
+    """The entries that count as the right answer: `id`, plus `also` where another is as good an answer."""
+    return {query["id"], *query.get("also", [])}
+
+
+def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = ()) -> list[tuple[dict, list[str]]]:
+    """Each query with the ids it returns, best first."""
+    base = load_knowledge_base(content)
+    answers: dict[int, list[str]] = {}
+    with tempfile.TemporaryDirectory(prefix="pitfalls-quality-") as tmp:
+        for lang in ("zh", "en"):
+            asked = [(n, q) for n, q in enumerate(queries) if query_language(q) == lang]
+            if not asked:
+                continue
+            write_site_index(base, lang, Path(tmp) / lang)
+            ranked = run_queries(Path(tmp) / lang / "search", [q["q"] for _, q in asked], off)
+            for (n, _), results in zip(asked, ranked, strict=True):
+                answers[n] = [r["id"] for r in results]
+    return [(q, answers[n]) for n, q in enumerate(queries)]
+
+
+def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[str, float]:
+    """Print the table; return top-1 per kind (and 'all')."""
+    by_kind: dict[str, list[tuple[dict, list[str]]]] = defaultdict(list)
+    for query, ids in results:
+        by_kind[query["kind"]].append((query, ids))
+    by_kind["all"] = results
+    top1 = {}
+    print(f"{'kind':14} {'n':>4} {'top-1':>6} {'top-3':>6} {'MRR':>6} {'empty':>6}")
+    for kind, rows in by_kind.items():
+        ranks = []
+        for query, ids in rows:
+            found = [i for i, id_ in enumerate(ids) if id_ in expected_ids(query)]
+            ranks.append(found[0] + 1 if found else None)
+        n = len(rows)
+        top1[kind] = sum(r == 1 for r in ranks) / n
+        print(f"{kind:14} {n:>4} {top1[kind]:>6.2f} {sum(r is not None and r <= 3 for r in ranks) / n:>6.2f} "
+              f"{sum(1 / r for r in ranks if r) / n:>6.2f} {sum(not ids for _, ids in rows):>6}")
+    if misses:
+        for query, ids in results:
+            if not ids or ids[0] not in expected_ids(query):
+                rank = next((i + 1 for i, id_ in enumerate(ids) if id_ in expected_ids(query)), None)
+                print(f"MISS [{query['kind']}/{query_language(query)}] {query['q'][:70]!r} → {query['id']} at {rank}; "
+                      f"first: {ids[:3]}")
+    return top1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", action="store_true", help="the realistic corpus and its query set")
+    parser.add_argument("--queries", type=Path, help="another query set (YAML with a `queries` list)")
+    parser.add_argument("--off", default="", help="engine stages to switch off, comma-separated")
+    parser.add_argument("--misses", action="store_true", help="list the queries whose entry is not first")
+    args = parser.parse_args()
+    default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
+    queries_file = args.queries or ROOT / "tests" / default
+    queries = yaml.safe_load(queries_file.read_text(encoding="utf-8"))["queries"]
+    with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
+        content = assemble(Path(tmp) / "content") if args.corpus else ROOT / "content"
+        print(f"{queries_file.name}: {len(queries)} queries over {len(list((content / 'entries').glob('*.yml')))} entries")
+        report(evaluate(content, queries, tuple(filter(None, args.off.split(",")))), args.misses)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

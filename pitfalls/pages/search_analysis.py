@@ -1,0 +1,169 @@
+"""What the search index knows of one entry: its text by field, cut into terms (pages/search_index.py
+scores and writes them; docs/SEARCH.md).
+
+Chinese is cut by the content's segmenter (jieba, search-engine mode, project dictionary); every Chinese
+character is indexed too, so any Chinese word of an entry can be found. English (on both sites) is
+lowercased, split on anything but letters and digits, and stemmed (pitfalls/text.py, which the engine's
+analysis.js repeats character for character).
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..records.model import KnowledgeBase, Record
+from ..text import HAN_CHARACTER, MAX_WORD_CHARS, PIECES, Segmenter, keep_word, normalize, stem, word_terms
+from .render import plain_text, ui_strings
+
+
+@dataclass(frozen=True)
+class Field:
+    """A part of an entry that search tells apart."""
+
+    name: str
+    """Its name, also the key of its heading in templates/ui.yml where it has one."""
+    anchor: str
+    """Its anchor on the entry's page ("" for the title and the labels, shown as the result itself)."""
+    weight: float
+    """BM25F weight of a match here."""
+    normalized: bool
+    """Long fields: a match counts less in a longer entry (BM25 length normalisation). Short fields
+    (title, labels, quick fix) are one line each: a match there counts the same in any entry."""
+    tier: int
+    """The attribute ranking rule: where a query word counts most. 2: the title and the symptoms (the error
+    messages) say what the entry is about; 1: labels and the quick fix; 0: the body only mentions it."""
+
+
+FIELDS = (
+    Field("title", "", 5.0, False, 2),
+    Field("tags", "", 4.0, False, 1),  # the tag and category labels
+    Field("quick_fix", "quick-fix", 3.0, False, 1),
+    Field("symptoms", "symptoms", 4.0, True, 2),
+    Field("steps", "steps", 1.0, True, 0),
+    Field("cause", "cause", 1.0, True, 0),
+    Field("verification", "verification", 1.0, True, 0),
+    Field("environment", "environment", 1.0, True, 0),
+)
+"""Bit i of a posting's flags says the term occurs in FIELDS[i]; the manifest hands the table to the engine."""
+BIT = {field.name: bit for bit, field in enumerate(FIELDS)}
+TITLE_CHARS_SHIFT = (8, 16)
+"""A title term's posting also carries the entry's title length, in Chinese characters (bits 8–15) and in
+letters and digits of its distinct English words (bits 16–23), for the title ranking rule."""
+MAX_TITLE_CHARS = 255
+
+
+class Analyzer:
+    """Cuts text into index terms: the content's segmenter (jieba, search-engine mode) for Chinese,
+    `word_terms` (noise dropped, stemmed, names with digits also by their parts) for the rest."""
+
+    def __init__(self, segmenter: Segmenter, stopwords: frozenset[str]):
+        self.segmenter = segmenter
+        self.stopwords = stopwords
+
+    def terms(self, text: str) -> tuple[list[str], list[str]]:
+        """(words, parts) of `text`: the words count for the entry's length; the parts (each Chinese
+        character, the parts of a name with digits) are indexed too but do not lengthen it."""
+        words, parts = [], []
+        for match in PIECES.finditer(normalize(text)):
+            run, word = match.groups()
+            if run:
+                words += [w for w in self.segmenter.search_words(run) if 1 < len(w) <= MAX_WORD_CHARS]
+                parts += list(run)
+            elif terms := word_terms(word):
+                words.append(terms[0])
+                parts += terms[1:]
+        return words, parts
+
+    def phrase(self, text: str) -> list[str]:
+        """The terms a synonym phrase stands for, as the query side sees them: whole words
+        (accurate mode, no sub-words), without the filler the query side drops."""
+        terms = []
+        for match in PIECES.finditer(normalize(text)):
+            run, word = match.groups()
+            if run:
+                terms += [w for w in self.segmenter.words(run) if w not in self.stopwords]
+            elif keep_word(word) and word not in self.stopwords:
+                terms.append(stem(word))
+        return terms
+
+    def title_chars(self, title: str) -> tuple[int, int]:
+        """How long a title is, as the title rule measures it: its Chinese characters, and the letters of its
+        distinct English words (stemmed, filler left out: an echo of the title in the other language, as in
+        "显存不足 (CUDA out of memory)", does not count twice)."""
+        text = normalize(title)
+        han = len(HAN_CHARACTER.findall(text))
+        english = {terms[0] for _, word in PIECES.findall(text) if word and (terms := word_terms(word))}
+        latin = sum(len(term) for term in english - self.stopwords)
+        return min(han, MAX_TITLE_CHARS), min(latin, MAX_TITLE_CHARS)
+
+
+@dataclass(frozen=True)
+class EntryText:
+    """The searchable text of one entry in one language: field name → its pieces of text."""
+
+    record: Record
+    fields: dict[str, list[str]]
+
+
+def entry_text(record: Record, lang: str) -> EntryText:
+    ui = ui_strings()[lang]
+    fields: dict[str, list[str]] = {
+        "title": [record.title.get(lang)],
+        "tags": [record.category.get(lang), *(tag.get(lang) for tag in record.tags)],
+        "quick_fix": [record.quick_fix.get(lang)],
+        "symptoms": [symptom.text.get(lang) for symptom in record.symptoms],
+        "steps": [step.text.get(lang) + ("\n" + step.code if step.code else "") for step in record.steps],
+        "cause": [record.cause.get(lang)] if record.cause else [],
+        "verification": [],
+        "environment": [f"{ui['env_' + key]} {value}" for key, value in sorted(record.environment.items())],
+    }
+    if check := record.verification:
+        fields["verification"].append(check.text.get(lang) + ("\n" + check.code if check.code else ""))
+    return EntryText(record, {name: [plain_text(piece) for piece in pieces] for name, pieces in fields.items()})
+
+
+@dataclass(frozen=True)
+class EntryAnalysis:
+    """One entry cut into terms: what scoring needs of it, and what a result shows."""
+
+    record: Record
+    """The entry analysed."""
+    terms: tuple[str, ...]
+    """Its distinct terms, in the order met (interned: one string per term across entries)."""
+    short_tf: array
+    """Per term: its count in the short fields, weighted by field."""
+    long_tf: array
+    """Per term: its count in the long fields, weighted by field."""
+    flags: array
+    """Per term: bits of the FIELDS it occurs in."""
+    long_length: float
+    """The weighted number of words of the long fields (BM25 length normalisation)."""
+    title_chars: tuple[int, int]
+    """Analyzer.title_chars of the title."""
+    doc: dict
+    """d/<n>.json."""
+
+
+def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> EntryAnalysis:
+    """Cut `record` in `lang`; `doc_data(text)` makes what a result shows of it."""
+    text = entry_text(record, lang)
+    short: dict[str, float] = defaultdict(float)
+    long: dict[str, float] = defaultdict(float)
+    flags: dict[str, int] = defaultdict(int)
+    long_length = 0.0
+    for bit, field in enumerate(FIELDS):
+        counts = long if field.normalized else short
+        for piece in text.fields[field.name]:
+            words, parts = analyzer.terms(piece)
+            if field.normalized:
+                long_length += field.weight * len(words)
+            for term in map(sys.intern, (*words, *parts)):  # one string per term across entries
+                counts[term] += field.weight
+                flags[term] |= 1 << bit
+    # a tuple and three arrays, not dicts: a few thousand entries' dicts were a third of a build's peak memory
+    return EntryAnalysis(record, tuple(flags), array("f", (short[t] for t in flags)), array("f", (long[t] for t in flags)),
+                         array("B", flags.values()), long_length, analyzer.title_chars(text.fields["title"][0]),
+                         doc_data(text))

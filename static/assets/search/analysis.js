@@ -1,0 +1,85 @@
+/* Text analysis, exactly as pitfalls/text.py does it (the tests compare both sides): normalisation,
+ * which words are kept, stemming, names with digits, the error-message key, and the shard of a term
+ * (pitfalls/pages/search_index.py). */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else (root.PitfallSearch = root.PitfallSearch || {}).analysis = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  const HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
+  const UUID = "[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}";
+  const PIECES = new RegExp(`([${HAN}]+)|(${UUID}|[a-z0-9]+)`, "g");
+  const NOISE = new RegExp(`^(?:${UUID}|0x[0-9a-f]+|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,})$`);
+  const NOT_WORD = new RegExp(`[^a-z0-9${HAN}]+`, "g");
+  const IS_HAN = new RegExp(`^[${HAN}]`);
+  const VOWELS = "aeiouy";
+
+  function normalize(text) {
+    return text.normalize("NFKC").toLowerCase();
+  }
+
+  function keepWord(word) {
+    if (word.length < 2 || word.length > 30) return false;
+    if (/^[0-9]+$/.test(word)) return word.length <= 4;
+    return !NOISE.test(word);
+  }
+
+  function nameParts(word) {
+    const parts = word.match(/[a-z]+|[0-9]+/g) || [];
+    return parts.length > 1 ? parts.filter(keepWord).map(stem) : [];
+  }
+
+  function hasVowel(text) {
+    return [...text].some(c => VOWELS.includes(c));
+  }
+
+  function stem(word) {
+    if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+    if (word.endsWith("ies") && word.length > 4) word = word.slice(0, -3) + "y";
+    else if (word.endsWith("sses")) word = word.slice(0, -2);
+    else if (["ches", "shes", "xes", "zes"].some(s => word.endsWith(s))) word = word.slice(0, -2);
+    else if (word.endsWith("s") && !["ss", "us", "is"].some(s => word.endsWith(s))) word = word.slice(0, -1);
+    for (const suffix of ["ation", "ing", "ed"]) {
+      const rest = word.slice(0, -suffix.length);
+      if (word.endsWith(suffix) && rest.length >= 3 && hasVowel(rest) && !(suffix === "ed" && rest.endsWith("e"))) {
+        word = rest;
+        const last = word[word.length - 1];
+        if (word.length >= 4 && last === word[word.length - 2] && !"lsz".includes(last) && !VOWELS.includes(last))
+          word = word.slice(0, -1);
+        break;
+      }
+    }
+    if (word.endsWith("e") && word.length >= 4) word = word.slice(0, -1);
+    if (word.endsWith("y") && word.length >= 4) word = word.slice(0, -1) + "i";
+    return word;
+  }
+
+  function wordTerms(word) {
+    return keepWord(word) ? [stem(word), ...nameParts(word)] : [];
+  }
+
+  function englishTerms(text) {
+    const terms = [];
+    for (const m of text.matchAll(PIECES))
+      if (m[2]) terms.push(...wordTerms(m[2]));
+    return terms;
+  }
+
+  function messageKey(text) {
+    return normalize(text).replace(NOT_WORD, "");
+  }
+
+  function isHan(term) {
+    return IS_HAN.test(term);
+  }
+
+  function shardOf(term, shards) {
+    const key = isHan(term) ? term[0] : term;
+    let h = 0x811c9dc5;
+    for (const char of key) h = Math.imul(h ^ char.codePointAt(0), 0x01000193) >>> 0;
+    return h % shards;
+  }
+
+  return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, messageKey, isHan, shardOf };
+});

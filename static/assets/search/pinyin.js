@@ -1,0 +1,79 @@
+/* Pinyin typed without an input method (xiancun buzu, xiancunbuzu): where the query's letter words read
+ * as whole syllables, and the stretches of syllables to look up in the index's p/ files. Pure functions. */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else (root.PitfallSearch = root.PitfallSearch || {}).pinyin = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  /* Where syllables can start and end in a word read wholly as pinyin: Map start → [ends]
+   * (every reading: xian is xian or xi an), or null when the word is not pinyin. */
+  function syllableEdges(word, syllables, longest) {
+    const reach = new Array(word.length + 1).fill(false);
+    reach[0] = true;
+    const edges = new Map();
+    for (let i = 0; i < word.length; i++) {
+      if (!reach[i]) continue;
+      for (let n = 1; n <= Math.min(longest, word.length - i); n++)
+        if (syllables.has(word.substr(i, n))) {
+          reach[i + n] = true;
+          if (!edges.has(i)) edges.set(i, []);
+          edges.get(i).push(i + n);
+        }
+    }
+    if (!reach[word.length]) return null;
+    const useful = new Array(word.length + 1).fill(false);  // positions from which the word's end is reached
+    useful[word.length] = true;
+    for (let i = word.length - 1; i >= 0; i--)
+      if (edges.has(i)) {
+        edges.set(i, edges.get(i).filter(j => useful[j]));
+        useful[i] = edges.get(i).length > 0;
+      }
+    for (const i of [...edges.keys()]) if (!useful[i] || !reach[i]) edges.delete(i);
+    return edges;
+  }
+
+  /* Every stretch of 1 … maxSyllables syllables of the query's letter words: [{key, first, span}], where `key`
+   * is the letters without spaces, `first` its first syllable (the p/ shard), `span` [start, end) in the query.
+   * A stretch may cross the spaces between words (xiancun buzu, xian cun bu zu) but never splits a word.
+   * words: the query's words of letters only, [{text, start}] in query order. */
+  function pinyinSpans(words, syllables, maxSyllables) {
+    const longest = Math.max(...[...syllables].map(s => s.length));
+    const spans = new Map();
+    let text = "";
+    const at = [];            // position in `text` → position in the query
+    const edges = new Map();  // position in `text` → ends of the syllables starting there
+    const flush = () => {
+      for (const start of edges.keys()) {
+        let frontier = [[start, null]];
+        for (let depth = 0; depth < maxSyllables && frontier.length; depth++) {
+          const next = new Map();
+          for (const [from, first] of frontier)
+            for (const end of edges.get(from) || []) {
+              const key = text.slice(start, end), syllable = first || key;
+              spans.set(`${key} ${syllable}`, { key, first: syllable, span: [at[start], at[end - 1] + 1] });
+              next.set(`${end} ${syllable}`, [end, syllable]);
+            }
+          frontier = [...next.values()];
+        }
+      }
+      text = "";
+      at.length = 0;
+      edges.clear();
+    };
+    for (const word of words) {
+      const wordEdges = syllableEdges(word.text, syllables, longest);
+      if (!wordEdges) {
+        flush();
+        continue;
+      }
+      for (const [from, ends] of wordEdges) edges.set(text.length + from, ends.map(end => text.length + end));
+      for (let k = 0; k < word.text.length; k++) at.push(word.start + k);
+      text += word.text;
+    }
+    flush();
+    return [...spans.values()];
+  }
+
+  return { syllableEdges, pinyinSpans };
+});

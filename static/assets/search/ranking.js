@@ -1,0 +1,97 @@
+/* The ranking rules (docs/SEARCH.md, "Ranking"): a sequence of tie-breakers, each explainable on its own, as
+ * Meilisearch orders by words, typo, attribute and exactness. An entry comes before another when it is better
+ * by the first rule where they differ. Each rule can be switched off by name (new Engine(fetch, {off: [...]})). */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory(require("./analysis.js"));
+  else (root.PitfallSearch = root.PitfallSearch || {}).ranking = factory(root.PitfallSearch.analysis);
+})(typeof self !== "undefined" ? self : this, function (analysis) {
+  "use strict";
+
+  const { isHan } = analysis;
+
+  /* A hit is one entry matched by a query: {units: Map unit → {penalty, tier}, words, rarity, characters, title: [{term, span}],
+   * titleChars: [Chinese characters, English letters], score, message}. */
+  const RULES = [
+    // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
+    // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.
+    { name: "message", value: hit => hit.message || 0, better: "more" },
+    // How many words of the query the entry matches, however each was read: more of the query beats less. A
+    // word is an English word, a Chinese word of the index, a pinyin reading; not a lone Chinese character.
+    { name: "words", value: hit => hit.words, better: "more" },
+    // Of as many words, the rarer ones: each matched word counts log(1 + N / n), n the entries that match it of
+    // N. A word found in few entries (opset) says more about which entry is meant than one in many (版本).
+    { name: "rarity", value: hit => hit.rarity, better: "more" },
+    // The lone Chinese characters of the query that no word covers (the 爆 of 显存爆了), each by its rarity as
+    // above; those in most entries (了, 不) do not count. A character is a weaker sign than a word: it may be part
+    // of another word in the entry (爆 in 梯度爆炸).
+    { name: "characters", value: hit => hit.characters, better: "more" },
+    // How far the matches are from what was typed: a converted, corrected, pinyin or synonym match costs 1
+    // (two edits 2), a typed one 0. What was typed beats what the engine read into it.
+    { name: "typo", value: hit => sum(hit.units, unit => unit.penalty), better: "less" },
+    // Where the matched pieces are: 2 in the title or the symptoms (the error messages), 1 in the labels or
+    // the quick fix, 0 in the body. An entry about the query beats one that mentions its words.
+    { name: "attribute", value: hit => sum(hit.units, unit => unit.tier), better: "more" },
+    // How much of the entry's title the query covers: the general entry, whose title is the query, before
+    // the specific neighbours whose longer titles also contain it.
+    { name: "title", value: titleShare, better: "more" },
+    // BM25F: each matched piece of the query by its best-scoring term (pitfalls/pages/search_scoring.py), summed:
+    // what the rules above leave equal.
+    { name: "score", value: hit => hit.score, better: "more" },
+  ];
+  const RULE_NAMES = RULES.map(rule => rule.name);
+
+  function sum(units, part) {
+    let total = 0;
+    for (const unit of units.values()) total += part(unit);
+    return total;
+  }
+
+  /* The share of the title's characters that the query's matched title terms cover, in the scripts they are in
+   * (a Chinese query is measured against the title's Chinese, an English one against its English words), each
+   * piece of the query counted once (the longest term it matched). */
+  function titleShare(hit) {
+    const taken = [];
+    const covered = { han: 0, latin: 0 };
+    for (const { term, span } of [...hit.title].sort((a, b) => b.term.length - a.term.length)) {
+      if (taken.some(([a, b]) => span[0] < b && a < span[1])) continue;
+      taken.push(span);
+      covered[isHan(term) ? "han" : "latin"] += term.length;
+    }
+    const [han, latin] = hit.titleChars;
+    const total = (covered.han ? han : 0) + (covered.latin ? latin : 0);
+    return total ? Math.min(1, (covered.han + covered.latin) / total) : 0;
+  }
+
+  /* The rules in force, less those named in `off`. */
+  function rulesInForce(off) {
+    return RULES.filter(rule => !off.has(rule.name));
+  }
+
+  /* Each hit's value under each rule: hit.values[name]. */
+  function evaluate(hits, rules) {
+    for (const hit of hits) {
+      hit.values = {};
+      for (const rule of rules) hit.values[rule.name] = rule.value(hit);
+    }
+  }
+
+  /* Sort order: better by the first rule that differs, then the lower entry number (stable across builds). */
+  function compare(rules) {
+    return (a, b) => {
+      for (const { name, better } of rules) {
+        const d = b.values[name] - a.values[name];
+        if (d) return better === "more" ? d : -d;
+      }
+      return a.doc - b.doc;
+    };
+  }
+
+  /* Why `hit` ranks where it does, after `before` (the hit above it, or null): the rule that put it there. */
+  function decidingRule(before, hit, rules) {
+    if (!before) return null;
+    for (const { name } of rules) if (before.values[name] !== hit.values[name]) return name;
+    return "order";
+  }
+
+  return { RULES, RULE_NAMES, titleShare, rulesInForce, evaluate, compare, decidingRule };
+});

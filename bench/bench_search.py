@@ -150,7 +150,7 @@ def download_bytes(browser, url: str) -> dict[str, int]:
     return {**{k: int(statistics.mean(v)) for k, v in totals.items()}, "max_gzip": max(totals["gzip"])}
 
 
-def deep_link_ms(browser, url: str) -> list[float]:
+def open_link_until_results(browser, url: str) -> list[float]:
     """ms from opening each DEEP_LINKS search link in a fresh browser context to its first results."""
     times = []
     for lang, query in DEEP_LINKS:
@@ -217,9 +217,9 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
                 through_nginx[engine] = run_queries(browser, f"http://127.0.0.1:{port}/", QUERIES)
                 if size != "12":
                     print(f"hostile queries ({engine}, nginx), ms each: {hostile_line(browser, f'http://127.0.0.1:{port}/')}")
-                    deep_links[engine, "nginx"] = deep_link_ms(browser, f"http://127.0.0.1:{port}/")
+                    deep_links[engine, "nginx"] = open_link_until_results(browser, f"http://127.0.0.1:{port}/")
             if size != "12":
-                deep_links[engine, "http.server"] = deep_link_ms(browser, url)
+                deep_links[engine, "http.server"] = open_link_until_results(browser, url)
                 b = download_bytes(browser, url)
                 print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
                       f"{b['gzip']:,} gzipped (computed: gzip -6 of each file, not measured on the wire; "

@@ -12,6 +12,7 @@ quick loop for working on the ranking (`--misses` lists every query whose entry 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from collections import defaultdict
@@ -37,7 +38,8 @@ def expected_ids(query: dict) -> set[str]:
     return {query["id"], *query.get("also", [])}
 
 
-def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = ()) -> list[tuple[dict, list[str]]]:
+def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = (), options: dict | None = None
+             ) -> list[tuple[dict, list[str]]]:
     """Each query with the ids it returns, best first."""
     base = load_knowledge_base(content)
     answers: dict[int, list[str]] = {}
@@ -47,7 +49,7 @@ def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = ()) -> l
             if not asked:
                 continue
             write_site_index(base, lang, Path(tmp) / lang)
-            ranked = run_queries(Path(tmp) / lang / "search", [q["q"] for _, q in asked], off)
+            ranked = run_queries(Path(tmp) / lang / "search", [q["q"] for _, q in asked], off, options)
             for (n, _), results in zip(asked, ranked, strict=True):
                 answers[n] = [r["id"] for r in results]
     return [(q, answers[n]) for n, q in enumerate(queries)]
@@ -84,15 +86,22 @@ def main() -> None:
     parser.add_argument("--corpus", action="store_true", help="the realistic corpus and its query set")
     parser.add_argument("--queries", type=Path, help="another query set (YAML with a `queries` list)")
     parser.add_argument("--off", default="", help="engine stages to switch off, comma-separated")
+    parser.add_argument("--options", type=json.loads, default={},
+                        help='JSON overriding options of static/assets/search/options.js, e.g. \'{"characterWeight": 0.25}\'')
     parser.add_argument("--misses", action="store_true", help="list the queries whose entry is not first")
+    parser.add_argument("--half", choices=("even", "odd"),
+                        help="only the queries at even (0, 2, …) or odd positions of the set: tune the ranking on one "
+                             "half and measure it on the other, which it was not tuned on")
     args = parser.parse_args()
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
     queries_file = args.queries or ROOT / "tests" / default
     queries = yaml.safe_load(queries_file.read_text(encoding="utf-8"))["queries"]
+    if args.half:
+        queries = queries[args.half == "odd"::2]
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         content = assemble(Path(tmp) / "content") if args.corpus else ROOT / "content"
         print(f"{queries_file.name}: {len(queries)} queries over {len(list((content / 'entries').glob('*.yml')))} entries")
-        report(evaluate(content, queries, tuple(filter(None, args.off.split(",")))), args.misses)
+        report(evaluate(content, queries, tuple(filter(None, args.off.split(","))), args.options), args.misses)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@ _NOISE = re.compile(f"{UUID}|0x[0-9a-f]+|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-
 """Words that are noise, not names: UUIDs, 0x addresses, hex hashes (7+ hex digits with a letter and
 a digit, as a short git hash). Names with digits (fail2ban, resnet101, libcudnn8) have other letters."""
 _NAME_PARTS = re.compile("[a-z]+|[0-9]+")
+COMPOUND = re.compile("(?=[0-9._-]*[a-z])[a-z0-9]+(?:[._-][a-z0-9]+)+")
+"""In normalized text: words joined by dots, underscores or hyphens, with a letter, an identifier (torch.load,
+nvidia-smi, max_model_len), which search also indexes whole (compound_term). Version numbers (2.3.0) are not:
+they are shared by entries that have nothing else in common."""
+MAX_COMPOUND_CHARS = 40
 
 
 def normalize(text: str) -> str:
@@ -83,6 +88,12 @@ def word_terms(word: str) -> tuple[str, ...]:
     return (stem(word), *name_parts(word)) if keep_word(word) else ()
 
 
+def compound_term(compound: str) -> str | None:
+    """The index term of an identifier (a COMPOUND match): its words joined by "_", so max-model-len and
+    max_model_len are one term; None when it is too long to be a name (a path, a long paste)."""
+    return re.sub("[._-]", "_", compound) if len(compound) <= MAX_COMPOUND_CHARS else None
+
+
 def english_terms(text: str) -> list[str]:
     """The English terms of already normalized text, in order (Chinese runs skipped)."""
     return [term for m in PIECES.finditer(text) if m.group(2) for term in word_terms(m.group(2))]
@@ -112,8 +123,9 @@ class Segmenter:
         return self._jieba.lcut(text, HMM=guess_new_words)
 
     def search_words(self, text: str) -> list[str]:
-        """Search-engine mode: words and their dictionary sub-words, new words guessed (HMM)."""
-        return self._jieba.lcut_for_search(text, HMM=True)
+        """Search-engine mode: words and their dictionary sub-words; no new words guessed (HMM): a guess such as
+        就断 is no word, and as a rare term it would outweigh the real words of a query that happens to contain it."""
+        return self._jieba.lcut_for_search(text, HMM=False)
 
 
 @cache

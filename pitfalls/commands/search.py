@@ -19,13 +19,15 @@ from ..settings import CONTENT_DIR, ENGINE_JS, site_root
 NODE_RUNNER = Path(__file__).with_name("search_node.js")
 
 
-def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = ()) -> list[list[dict]]:
-    """The ranked entries ({id, title, score, exact}) for each query against the index in
-    `search_dir`, computed by engine.js under node; the engine stages named in `off` switched off."""
+def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = (), options: dict | None = None) -> list[list[dict]]:
+    """The ranked entries ({id, title, score, exact, explain}) for each query against the index in `search_dir`,
+    computed by engine.js under node; the engine stages and rules named in `off` switched off, `options`
+    overriding those of options.js."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("`python -m pitfalls search` runs the site's search engine with node; install nodejs")
-    done = subprocess.run([node, str(NODE_RUNNER), str(ENGINE_JS), str(search_dir), ",".join(off)], input=json.dumps(queries),
+    done = subprocess.run([node, str(NODE_RUNNER), str(ENGINE_JS), str(search_dir), ",".join(off), json.dumps(options or {})],
+                          input=json.dumps(queries),
                           capture_output=True, text=True, encoding="utf-8")
     if done.returncode != 0:
         raise RuntimeError(f"the search engine failed:\n{done.stderr.strip()}")

@@ -1,18 +1,19 @@
-/* `python -m pitfalls search` runs the site's engine here: node search_node.js ENGINE_JS SEARCH_DIR [STAGE,...]
- * reads a JSON list of queries on stdin and prints the ranked entries of each as a JSON list; the
- * engine's stages named in the optional third argument are switched off (tests, benchmark). */
+/* `python -m pitfalls search` runs the site's engine here: node search_node.js ENGINE_JS SEARCH_DIR [OFF [OPTIONS]]
+ * reads a JSON list of queries on stdin and prints the ranked entries of each as a JSON list; the engine's stages
+ * and rules named in OFF (comma-separated) are switched off, and OPTIONS (JSON) overrides options.js (tests,
+ * benchmarks). */
 "use strict";
 const fs = require("fs");
 const path = require("path");
 
-const [enginePath, searchDir, off = ""] = process.argv.slice(2);
+const [enginePath, searchDir, off = "", options = "{}"] = process.argv.slice(2);
 const { Engine } = require(path.resolve(enginePath));
 
 async function main() {
   const queries = JSON.parse(fs.readFileSync(0, "utf-8"));
   const engine = new Engine(async file =>
     JSON.parse(await fs.promises.readFile(path.join(searchDir, file.split("?")[0]), "utf-8")),
-    { off: off.split(",").filter(Boolean) });
+    { off: off.split(",").filter(Boolean), options: JSON.parse(options) });
   const answers = [];
   for (const query of queries) answers.push((await engine.search(query)).ranked);
   process.stdout.write(JSON.stringify(answers));

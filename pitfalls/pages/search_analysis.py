@@ -14,8 +14,20 @@ from array import array
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..records.model import KnowledgeBase, Record
-from ..text import HAN_CHARACTER, MAX_WORD_CHARS, PIECES, Segmenter, keep_word, normalize, stem, word_terms
+from ..records.model import LANGUAGES, Record
+from ..records.signatures import message_text
+from ..text import (
+    COMPOUND,
+    HAN_CHARACTER,
+    MAX_WORD_CHARS,
+    PIECES,
+    Segmenter,
+    compound_term,
+    keep_word,
+    normalize,
+    stem,
+    word_terms,
+)
 from .render import plain_text, ui_strings
 
 
@@ -32,26 +44,32 @@ class Field:
     normalized: bool
     """Long fields: a match counts less in a longer entry (BM25 length normalisation). Short fields
     (title, labels, quick fix) are one line each: a match there counts the same in any entry."""
-    tier: int
-    """The attribute ranking rule: where a query word counts most. 2: the title and the symptoms (the error
-    messages) say what the entry is about; 1: labels and the quick fix; 0: the body only mentions it."""
+
+    @property
+    def match(self) -> float:
+        """What a query word found here counts for the words ranking rule: the weight relative to the title's.
+        A word in the title says what the entry is about; one in the body, that the entry mentions it."""
+        return round(self.weight / FIELDS[0].weight, 3)
 
 
 FIELDS = (
-    Field("title", "", 5.0, False, 2),
-    Field("tags", "", 4.0, False, 1),  # the tag and category labels
-    Field("quick_fix", "quick-fix", 3.0, False, 1),
-    Field("symptoms", "symptoms", 4.0, True, 2),
-    Field("steps", "steps", 1.0, True, 0),
-    Field("cause", "cause", 1.0, True, 0),
-    Field("verification", "verification", 1.0, True, 0),
-    Field("environment", "environment", 1.0, True, 0),
+    Field("title", "", 5.0, False),
+    Field("tags", "", 4.0, False),  # the tag and category labels
+    Field("quick_fix", "quick-fix", 3.0, False),
+    Field("symptoms", "symptoms", 4.0, True),
+    Field("steps", "steps", 1.0, True),
+    Field("cause", "cause", 1.0, True),
+    Field("verification", "verification", 1.0, True),
+    Field("environment", "environment", 1.0, True),
+    Field("translation", "", 2.0, True),  # the title, quick fix and behaviours in the site's other language
 )
 """Bit i of a posting's flags says the term occurs in FIELDS[i]; the manifest hands the table to the engine."""
+OTHER_LANGUAGE = {lang: other for lang in LANGUAGES for other in LANGUAGES if other != lang}
 BIT = {field.name: bit for bit, field in enumerate(FIELDS)}
-TITLE_CHARS_SHIFT = (8, 16)
-"""A title term's posting also carries the entry's title length, in Chinese characters (bits 8–15) and in
-letters and digits of its distinct English words (bits 16–23), for the title ranking rule."""
+TITLE_CHARS_SHIFT = (12, 20)
+"""A posting's flags: bits 0–11 the fields; a title term's posting also carries the entry's title length, in
+Chinese characters (bits 12–19) and in letters and digits of its distinct English words (bits 20–27), for the
+title ranking rule."""
 MAX_TITLE_CHARS = 255
 
 
@@ -65,7 +83,7 @@ class Analyzer:
 
     def terms(self, text: str) -> tuple[list[str], list[str]]:
         """(words, parts) of `text`: the words count for the entry's length; the parts (each Chinese
-        character, the parts of a name with digits) are indexed too but do not lengthen it."""
+        character, the parts of a name with digits, identifiers whole) are indexed too but do not lengthen it."""
         words, parts = [], []
         for match in PIECES.finditer(normalize(text)):
             run, word = match.groups()
@@ -75,6 +93,7 @@ class Analyzer:
             elif terms := word_terms(word):
                 words.append(terms[0])
                 parts += terms[1:]
+        parts += [term for compound in COMPOUND.findall(normalize(text)) if (term := compound_term(compound))]
         return words, parts
 
     def phrase(self, text: str) -> list[str]:
@@ -114,11 +133,15 @@ def entry_text(record: Record, lang: str) -> EntryText:
         "title": [record.title.get(lang)],
         "tags": [record.category.get(lang), *(tag.get(lang) for tag in record.tags)],
         "quick_fix": [record.quick_fix.get(lang)],
-        "symptoms": [symptom.text.get(lang) for symptom in record.symptoms],
+        "symptoms": [symptom.text.get(lang) for symptom in record.symptoms]
+        + [text for signature in record.signatures if (text := message_text(signature))],
         "steps": [step.text.get(lang) + ("\n" + step.code if step.code else "") for step in record.steps],
         "cause": [record.cause.get(lang)] if record.cause else [],
         "verification": [],
         "environment": [f"{ui['env_' + key]} {value}" for key, value in sorted(record.environment.items())],
+        # so that English words find an entry on the Chinese site and Chinese words on the English one
+        "translation": [other for text in (record.title, record.quick_fix, *(s.text for s in record.symptoms if not s.verbatim))
+                        if (other := getattr(text, OTHER_LANGUAGE[lang])) and other != text.get(lang)],
     }
     if check := record.verification:
         fields["verification"].append(check.text.get(lang) + ("\n" + check.code if check.code else ""))
@@ -165,5 +188,5 @@ def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> En
                 flags[term] |= 1 << bit
     # a tuple and three arrays, not dicts: a few thousand entries' dicts were a third of a build's peak memory
     return EntryAnalysis(record, tuple(flags), array("f", (short[t] for t in flags)), array("f", (long[t] for t in flags)),
-                         array("B", flags.values()), long_length, analyzer.title_chars(text.fields["title"][0]),
+                         array("H", flags.values()), long_length, analyzer.title_chars(text.fields["title"][0]),
                          doc_data(text))

@@ -172,7 +172,7 @@ def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], syno
         "docs": docs,
         "shards": shards,
         "maxTermChars": MAX_WORD_CHARS,
-        "fields": [[f.name, f.anchor, ui.get(f.name, ""), f.tier] for f in FIELDS],
+        "fields": [[f.name, f.anchor, ui.get(f.name, ""), f.match] for f in FIELDS],
         "titleCharsShift": list(TITLE_CHARS_SHIFT),
         "scoreScale": SCORE_SCALE,
         "maxPostings": MAX_POSTINGS,

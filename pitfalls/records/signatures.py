@@ -55,6 +55,12 @@ def is_literal(signature: Signature) -> bool:
     return signature.kind == "exact" and not _PLACEHOLDER.search(signature.text)
 
 
+def message_text(signature: Signature) -> str | None:
+    """The words of an `exact` signature, its placeholders left out, as search indexes them beside the
+    symptoms (an entry's signatures are error messages a reader pastes); None for a `regex`."""
+    return _PLACEHOLDER.sub(" ", signature.text) if signature.kind == "exact" else None
+
+
 def exact_pattern(text: str, placeholders: bool = True) -> str:
     """The regular expression for exact text: literal, any run of blanks matching any run of blanks,
     and (when `placeholders`) each placeholder replaced by its expression. Blank runs are

@@ -14,6 +14,8 @@
   const NOT_WORD = new RegExp(`[^a-z0-9${HAN}]+`, "g");
   const IS_HAN = new RegExp(`^[${HAN}]`);
   const VOWELS = "aeiouy";
+  const COMPOUND = /(?=[0-9._-]*[a-z])[a-z0-9]+(?:[._-][a-z0-9]+)+/g;
+  const MAX_COMPOUND_CHARS = 40;
 
   function normalize(text) {
     return text.normalize("NFKC").toLowerCase();
@@ -66,6 +68,13 @@
     return terms;
   }
 
+  /* The identifiers of normalized text (torch.load, nvidia-smi, max_model_len): [{term, start, end}], the term
+   * their words joined by "_"; too long ones (paths, pastes) left out. */
+  function compounds(text) {
+    return [...text.matchAll(COMPOUND)].filter(m => m[0].length <= MAX_COMPOUND_CHARS)
+      .map(m => ({ term: m[0].replace(/[._-]/g, "_"), start: m.index, end: m.index + m[0].length }));
+  }
+
   function messageKey(text) {
     return normalize(text).replace(NOT_WORD, "");
   }
@@ -81,5 +90,5 @@
     return h % shards;
   }
 
-  return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, messageKey, isHan, shardOf };
+  return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, compounds, messageKey, isHan, shardOf };
 });

@@ -21,7 +21,7 @@
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, nameParts, stem, messageKey, shardOf } = analysis;
+  const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf } = analysis;
   const FORMAT_VERSION = 2;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -39,28 +39,58 @@
   ];
   const STAGE_NAMES = STAGES.map(([name]) => name);
 
+  /* How much of a unit at `within` an entry matches, 0 … 1: its matched parts ({span, match}: the match of a term
+   * where it stands in the entry and as it was read), each counted for the share of the unit it spans, the best
+   * first, none overlapping another. 显存不足 matched whole counts 1; matched as 显存 and 不足, the share of each. */
+  function coverage(within, parts) {
+    const length = within[1] - within[0];
+    const share = ({ span }) => span[0] >= within[0] && span[1] <= within[1] ? (span[1] - span[0]) / length : 1;
+    const taken = [];
+    let total = 0;
+    for (const part of [...parts].sort((a, b) => share(b) * b.match - share(a) * a.match)) {
+      if (taken.some(([a, b]) => part.span[0] < b && a < part.span[1])) continue;
+      taken.push(part.span);
+      total += share(part) * part.match;
+    }
+    return Math.min(1, total);
+  }
+
+  /* Each [start, end) of `spans` with the longest of `spans` that contains it (itself when none is longer): a word
+   * of the query and the words inside it (显存 and 不足 in 显存不足) are one piece of the query, the longer word. */
+  function nested(spans) {
+    return spans.map(span => [span, spans.reduce((wide, s) =>
+      s[0] <= span[0] && span[1] <= s[1] && s[1] - s[0] > wide[1] - wide[0] ? s : wide, span)]);
+  }
+
   /* What the engine made of a query: the text analysed, its Chinese runs and kept words ({text, start}), and
-   * its terms: Map term → {units, span, reading, penalty, surface}. `units`: the pieces of the query the
+   * its terms: Map term → {units, span, reading, weight, penalty, surface}. `units`: the pieces of the query the
    * term stands for (the words rule counts them; a synonym of a phrase stands for each of its words); `span`:
-   * where they are in the text; `reading`: how the term was read (options.readings); `surface`: what to
-   * highlight on the entry's page. */
+   * where they are in the text; `reading`: how the term was read (options.readings: its weight and penalty);
+   * `surface`: what to highlight on the entry's page. */
   class Query {
     constructor(text) {
       this.text = text;
       this.runs = [];
       this.words = [];
+      this.compounds = compounds(text);
       for (const m of text.matchAll(PIECES)) {
         if (m[1]) this.runs.push({ text: m[1], start: m.index });
-        else if (keepWord(m[2])) this.words.push({ text: m[2], start: m.index });
+        else if (keepWord(m[2])) {
+          this.words.push({ text: m[2], start: m.index, unit: stem(m[2]), within: [m.index, m.index + m[2].length] });
+        }
       }
       this.terms = new Map();
       this.characters = new Set();  // Chinese characters that no word of the query covers (their units)
+      this.spans = new Map();  // unit → where it is in the text
     }
 
-    /* Adds `term`, unless the query has it already, read at no higher cost. */
-    add(term, { units, span, reading, surface = null, penalty }) {
+    /* Adds `term`, unless the query has it already, read at least as well (higher weight, then lower penalty).
+     * `within`: the span of the unit the term is a part of (the whole word 显存不足 for its part 显存). */
+    add(term, { units, span, within = span, reading, surface = null, weight, penalty }) {
+      for (const unit of units) if (!this.spans.has(unit)) this.spans.set(unit, within);
       const known = this.terms.get(term);
-      if (!known || known.penalty > penalty) this.terms.set(term, { units, span, reading, penalty, surface });
+      if (!known || known.weight < weight || (known.weight === weight && known.penalty > penalty))
+        this.terms.set(term, { units, span, reading, weight, penalty, surface });
     }
 
     /* The units: the pieces of the query its terms stand for. */
@@ -104,7 +134,7 @@
         this.longestStopword = Math.max(0, ...manifest.stopwords.map(w => w.length));
         this.synonymTerms = new Set(manifest.synonyms.flat(2));
         this.syllables = new Set(manifest.syllables.split(" "));
-        this.tiers = manifest.fields.map(([, , , tier]) => tier);
+        this.fieldMatch = manifest.fields.map(([, , , match]) => match);
         this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
         this.manifest = manifest;
       }
@@ -136,15 +166,17 @@
       return has(terms, term) ? terms[term] : null;
     }
 
-    reading(name, extraPenalty = 0) {
-      return { reading: name, penalty: this.options.penalties[name] + extraPenalty };
+    reading(name, factor = 1, extraPenalty = 0) {
+      const { weight, penalty } = this.options.readings[name];
+      return { reading: name, weight: weight * factor, penalty: penalty + extraPenalty };
     }
 
     /* --- reading the query --- */
 
     async analyze(text) {
       const query = new Query(normalize(text).slice(0, this.options.maxQueryChars));
-      const typed = [...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text))];
+      const typed = [...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text)),
+        ...query.compounds.map(c => c.term)];
       await Promise.all([this.loadShards(typed),
         ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
       this.readTyped(query, true);
@@ -178,10 +210,11 @@
     /* The typed words and the Chinese words of the runs (without filler when dropFiller). */
     readTyped(query, dropFiller) {
       for (const word of query.words)
-        if (!(dropFiller && this.stopwords.has(word.text))) {
-          const term = stem(word.text);
-          query.add(term, { units: [term], span: [word.start, word.start + word.text.length], surface: word.text, ...this.reading("typed") });
-        }
+        if (!(dropFiller && this.stopwords.has(word.text)))
+          query.add(stem(word.text), { units: [word.unit], span: [word.start, word.start + word.text.length], within: word.within,
+            surface: word.text, ...this.reading("typed") });
+      for (const { term, start, end } of query.compounds)
+        if (this.postings(term)) query.add(term, { units: [term], span: [start, end], surface: null, ...this.reading("typed") });
       const longest = this.manifest.maxTermChars;
       for (const run of query.runs) {
         const known = new Map();  // piece → its meanings
@@ -196,20 +229,23 @@
                 covered.fill(true, i, i + n);
               }
         const inFiller = (a, b) => filler.some(([x, y]) => x <= a && b <= y);
-        const addPiece = (i, n) => {
-          const piece = run.text.substr(i, n);
-          for (const [term, reading] of meanings(piece))
-            query.add(term, { units: [piece], span: [run.start + i, run.start + i + n], surface: piece, ...this.reading(reading) });
-        };
+        const pieces = [];  // [start, end) of each word found in the run
         for (let i = 0; i < run.text.length; i++)
           for (let n = 2; n <= Math.min(longest, run.text.length - i); n++)
             if (!inFiller(i, i + n) && meanings(run.text.substr(i, n)).length) {
-              addPiece(i, n);
+              pieces.push([i, i + n]);
               covered.fill(true, i, i + n);
             }
+        for (const [[a, b], [outerA, outerB]] of nested(pieces)) {
+          const unit = run.text.slice(outerA, outerB), piece = run.text.slice(a, b);
+          for (const [term, reading] of meanings(piece))
+            query.add(term, { units: [unit], span: [run.start + a, run.start + b], within: [run.start + outerA, run.start + outerB],
+              surface: piece, ...this.reading(reading) });
+        }
         for (let i = 0; i < run.text.length; i++)
           if (!covered[i]) {
-            addPiece(i, 1);
+            for (const [term, reading] of meanings(run.text[i]))
+              query.add(term, { units: [run.text[i]], span: [run.start + i, run.start + i + 1], surface: run.text[i], ...this.reading(reading) });
             query.characters.add(run.text[i]);
           }
       }
@@ -227,7 +263,8 @@
       const parts = this.unknownWords(query).flatMap(word => nameParts(word.text).map(part => [word, part]));
       await this.loadShards(parts.map(([, part]) => part));
       return parts.filter(([, part]) => this.postings(part)).map(([word, part]) => [part, {
-        units: [stem(word.text)], span: [word.start, word.start + word.text.length], surface: word.text, ...this.reading("parts"),
+        units: [word.unit], span: [word.start, word.start + word.text.length], within: word.within, surface: word.text,
+        ...this.reading("parts"),
       }]);
     }
 
@@ -259,13 +296,14 @@
       await this.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
       const found = [];
       for (const [word, candidates] of words) {
-        const unit = stem(word.text);
+        const unit = word.unit;
         const others = new Set();  // the entries that match the query's other words
         for (const [term, info] of query.terms)
           if (!info.units.includes(unit)) for (const doc of this.docs(term)) others.add(doc);
         const agreement = new Map(candidates.map(([term]) => [term, this.docs(term).filter(doc => others.has(doc)).length]));
         for (const [term, distance] of typos.chooseCorrections(candidates, agreement, this.options.maxCorrections))
-          found.push([term, { units: [unit], span: [word.start, word.start + word.text.length], ...this.reading(`typo${distance}`) }]);
+          found.push([term, { units: [unit], span: [word.start, word.start + word.text.length], within: word.within,
+            ...this.reading(`typo${distance}`) }]);
       }
       return found;
     }
@@ -297,15 +335,19 @@
         if (has(shard, key)) readings.push([key, span, shard[key]]);
       }
       await this.loadShards(readings.flatMap(([, , terms]) => terms));
-      // a reading of exactly one typed word stands for that word (the same piece of the query), else for its letters
-      const wordAt = new Map(query.words.map(w => [`${w.start} ${w.start + w.text.length}`, stem(w.text)]));
-      return readings.flatMap(([key, span, terms]) => terms.map(term => [term, {
-        units: [wordAt.get(span.join(" ")) || key], span, surface: term, ...this.reading("pinyin"),
-      }]));
+      // A reading stands for the longest stretch read that contains it (xiancun in xiancunbuzu, which it covers in
+      // part); a stretch that is exactly one typed word stands for that word, the same piece of the query.
+      const wordAt = new Map(query.words.map(w => [`${w.start} ${w.start + w.text.length}`, w.unit]));
+      const outer = new Map(nested(readings.map(([, span]) => span)).map(([span, wide]) => [span.join(" "), wide]));
+      return readings.flatMap(([key, span, terms]) => {
+        const wide = outer.get(span.join(" "));
+        const unit = wordAt.get(wide.join(" ")) || readings.find(([, s]) => s[0] === wide[0] && s[1] === wide[1])[0];
+        return terms.map(term => [term, { units: [unit], span, within: wide, surface: term, ...this.reading("pinyin") }]);
+      });
     }
 
-    /* A synonym group whose phrase is wholly in the query (typed or read) adds its other phrases' terms, costing
-     * one more than what matched in the typo rule. */
+    /* A synonym group whose phrase is wholly in the query (typed or read) adds its other phrases' terms, weighed
+     * by what matched and costing one more than it in the typo rule. */
     readSynonyms(query) {
       const found = [];
       for (const group of this.manifest.synonyms) {
@@ -313,7 +355,7 @@
         if (!hit) continue;
         const matched = hit.map(t => query.terms.get(t));
         const span = [Math.min(...matched.map(m => m.span[0])), Math.max(...matched.map(m => m.span[1]))];
-        const reading = this.reading("synonym", Math.max(...matched.map(m => m.penalty)));
+        const reading = this.reading("synonym", Math.min(...matched.map(m => m.weight)), Math.max(...matched.map(m => m.penalty)));
         for (const phrase of group)
           for (const term of phrase)
             if (!query.terms.has(term)) found.push([term, { units: [...new Set(matched.flatMap(m => m.units))], span, ...reading }]);
@@ -330,23 +372,23 @@
       for (const [term, info] of query.terms) {
         const list = this.postings(term);
         if (!list) continue;
-        const units = info.units;
         for (let k = 0; k < list.length; k += 3) {
-          const doc = list[k], flags = list[k + 2], fields = flags & 0xff;
+          const doc = list[k], flags = list[k + 2], fields = flags & ((1 << hanShift) - 1);
           let hit = hits.get(doc);
-          if (!hit) hits.set(doc, hit = { doc, best: new Map(), flags: 0, units: new Map(), title: [], titleChars: [0, 0], matched: new Set() });
-          for (const unit of units) hit.best.set(unit, Math.max(hit.best.get(unit) || 0, list[k + 1]));
+          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: [], titleChars: [0, 0], matched: new Set() });
           hit.flags |= fields;
           hit.matched.add(term);
-          if (!units.length) continue;
-          let tier = 0;
-          for (let bit = 0; bit < this.tiers.length; bit++) if (fields & (1 << bit)) tier = Math.max(tier, this.tiers[bit]);
-          for (const name of units) {
+          let where = 0;  // the field where the term counts most
+          for (let bit = 0; bit < this.fieldMatch.length; bit++) if (fields & (1 << bit)) where = Math.max(where, this.fieldMatch[bit]);
+          const match = where * info.weight, score = list[k + 1] / this.manifest.scoreScale;
+          for (const name of info.units) {
             const unit = hit.units.get(name);
-            if (unit) {
+            if (!unit) hit.units.set(name, { parts: [{ span: info.span, match }], penalty: info.penalty, score });
+            else {
+              unit.parts.push({ span: info.span, match });
               unit.penalty = Math.min(unit.penalty, info.penalty);
-              unit.tier = Math.max(unit.tier, tier);
-            } else hit.units.set(name, { penalty: info.penalty, tier });
+              unit.score = Math.max(unit.score, score);
+            }
           }
           if (fields & this.titleBit) {
             hit.title.push({ term, span: info.span });
@@ -354,30 +396,44 @@
           }
         }
       }
-      const matching = new Map([...query.units()].map(unit => [unit, 0]));  // unit → the entries that match it
-      for (const hit of hits.values()) for (const unit of hit.units.keys()) matching.set(unit, matching.get(unit) + 1);
-      const rarity = unit => Math.log(1 + this.manifest.docs / matching.get(unit));
-      // A lone Chinese character that no word of the query covers counts apart from the words (ranking.js,
-      // "characters"), and only when it is in at most maxCharacterShare of the entries: 爆 or 卡 tell entries
-      // apart, 了 or 不 are in most of them. Its matches still add to the score.
-      const common = [...query.characters].filter(c => matching.get(c) > this.options.maxCharacterShare * this.manifest.docs);
-      query.ranked = [...matching.keys()].filter(unit => !common.includes(unit));
-      for (const hit of hits.values()) {
-        for (const unit of hit.units.keys()) if (!query.ranked.includes(unit)) hit.units.delete(unit);
-        // summed in the query's order, so that entries matching the same pieces tie exactly
-        // each piece of the query counts once in the score, by its best-scoring term
-        hit.score = 0;
-        for (const unit of matching.keys()) if (hit.best.has(unit)) hit.score += hit.best.get(unit) / this.manifest.scoreScale;
-        hit.words = hit.rarity = hit.characters = 0;
-        for (const unit of query.ranked)
-          if (!hit.units.has(unit)) continue;
-          else if (query.characters.has(unit)) hit.characters += rarity(unit);
-          else {
-            hit.words += 1;
-            hit.rarity += rarity(unit);
-          }
-      }
+      this.weigh(query, hits);
       return hits;
+    }
+
+    /* Each unit's weight in the words rule: its rarity, log(1 + N / n) for n of the N entries matching it (a word
+     * in few entries says more about which one is meant than one in many; n is at least rarityFloor × N, as the
+     * rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for a lone Chinese character
+     * (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more than
+     * maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
+    weigh(query, hits) {
+      // unit → the entries that match it, each counted for the share of it that it matches (an entry with nvidia
+      // alone counts half for nvidia-smi): a word of the query is as rare as its whole is
+      const matching = new Map();
+      for (const hit of hits.values())
+        for (const [unit, found] of hit.units)
+          matching.set(unit, (matching.get(unit) || 0) + coverage(query.spans.get(unit), found.parts.map(p => ({ ...p, match: 1 }))));
+      query.weights = new Map();
+      for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
+        const n = matching.get(unit);
+        if (!n) continue;
+        const character = query.characters.has(unit);
+        if (character && n > this.options.maxCharacterShare * this.manifest.docs) continue;
+        const rarity = Math.log(1 + this.manifest.docs / Math.max(n, this.options.rarityFloor * this.manifest.docs));
+        query.weights.set(unit, rarity * (character ? this.options.characterWeight : 1));
+      }
+      const total = [...query.weights.values()].reduce((a, b) => a + b, 0);
+      for (const hit of hits.values()) {
+        hit.words = hit.typo = hit.score = 0;
+        for (const [unit, weight] of query.weights) {
+          const found = hit.units.get(unit);
+          if (!found) continue;
+          found.match = coverage(query.spans.get(unit), found.parts);
+          hit.words += weight * found.match;
+          hit.typo += found.penalty;
+          hit.score += found.score;
+        }
+        hit.words = total ? hit.words / total : 0;
+      }
     }
 
     /* The first maxResults entries by the rules; the message rule is decided on them, with their d/ files. */
@@ -419,8 +475,9 @@
      * matched piece of the query with the terms that matched it, how they were read and where they are. */
     explain(hit, before, query) {
       const fields = this.manifest.fields;
-      const units = [...hit.units].map(([unit, { penalty, tier }]) => ({
-        unit, penalty, tier,
+      const round = v => Math.round(v * 1000) / 1000;
+      const units = [...query.weights.keys()].filter(unit => hit.units.has(unit)).map(unit => ({
+        unit, weight: round(query.weights.get(unit)), match: round(hit.units.get(unit).match),
         terms: [...hit.matched].filter(term => query.terms.get(term).units.includes(unit)).map(term => {
           const list = this.postings(term);
           let flags = 0;
@@ -429,9 +486,9 @@
             fields: fields.filter((_, bit) => flags & (1 << bit)).map(([name]) => name) };
         }),
       }));
-      const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, Math.round(v * 1000) / 1000]));
+      const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, decidedBy: ranking.decidingRule(before, hit, this.rules), units,
-        queryUnits: query.ranked };
+        queryUnits: [...query.weights.keys()] };
     }
 
     /* The index terms within closestEdits of the English words typed, for the "no results" item. */

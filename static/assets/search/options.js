@@ -7,23 +7,26 @@
   "use strict";
 
   const defaultSearchOptions = Object.freeze({
-    // What reading a query term costs in the typo rule, by how it was read from what was typed: what was typed
-    // beats what was converted, split, corrected, read as pinyin or brought in by a synonym.
-    penalties: Object.freeze({
-      typed: 0,
-      variant: 1,   // traditional or Taiwan/Hong Kong wording of a simplified term
-      parts: 1,     // a part of a name with digits the index lacks (opset14 → opset, 14)
-      pinyin: 1,    // a Chinese term read from letters
-      synonym: 1,   // another phrase of a synonym group of content/synonyms.yml (plus what the phrase cost)
-      typo1: 1,     // a misspelt word corrected by one edit
-      typo2: 2,     // ... by two
+    // How a query term was read from what was typed. `weight`: what its match counts for in the words rule,
+    // against a typed word's 1 (a reading is a guess: it counts less than the word typed would in the same
+    // place); `penalty`: its cost in the typo rule.
+    readings: Object.freeze({
+      typed: Object.freeze({ weight: 1, penalty: 0 }),
+      variant: Object.freeze({ weight: 1, penalty: 1 }),    // traditional or Taiwan/Hong Kong wording of a simplified term
+      parts: Object.freeze({ weight: 0.6, penalty: 1 }),    // a part of a name with digits the index lacks (opset14 → opset, 14)
+      pinyin: Object.freeze({ weight: 0.6, penalty: 1 }),   // a Chinese term read from letters
+      synonym: Object.freeze({ weight: 0.5, penalty: 1 }),  // another phrase of a synonym group (times what the phrase counted)
+      typo1: Object.freeze({ weight: 0.5, penalty: 1 }),    // a misspelt word corrected by one edit
+      typo2: Object.freeze({ weight: 0.3, penalty: 2 }),    // ... by two
     }),
+    rarityFloor: 0.05,            // a word in fewer entries than this share counts as rare as one in this share
+    characterWeight: 0.5,         // a lone Chinese character no word of the query covers counts half a word
+    maxCharacterShare: 0.25,      // ... and nothing when it is in more of the entries (了, 不)
     typoMinChars: Object.freeze([0, 5, 9]),   // the shortest word corrected at that edit distance
     maxCorrections: 3,            // index terms taken per misspelt word
     maxCandidates: 12,            // terms within the edit limit weighed for agreement with the rest of the query
     maxCorrectedWords: 8,         // a long paste has only its first unknown words corrected
     closestEdits: 3,              // how far the terms offered when nothing matched may be from a typed word
-    maxCharacterShare: 0.25,      // a lone Chinese character in more of the entries counts for the score only
     maxQueryChars: 200,           // longer pastes are analysed by their start (the message rule reads all)
     maxResults: 10,               // entries listed (and fetched) per query: what Material shows at once
     minMessageChars: 8,           // shorter error messages are too generic for the message rule

@@ -9,42 +9,29 @@
 
   const { isHan } = analysis;
 
-  /* A hit is one entry matched by a query: {units: Map unit → {penalty, tier}, words, rarity, characters, title: [{term, span}],
+  /* A hit is one entry matched by a query (engine.js collect): {words, typo, title: [{term, span}],
    * titleChars: [Chinese characters, English letters], score, message}. */
   const RULES = [
     // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
     // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.
     { name: "message", value: hit => hit.message || 0, better: "more" },
-    // How many words of the query the entry matches, however each was read: more of the query beats less. A
-    // word is an English word, a Chinese word of the index, a pinyin reading; not a lone Chinese character.
+    // How much of the query the entry matches: the share of the query's words it has, each word weighed by its
+    // rarity (a word in few entries says more than one in many), by where it stands in the entry (the title
+    // counts 1, an error message or a label 0.8, the quick fix 0.6, the body 0.2: an entry about the query
+    // beats one that mentions its words) and by how it was read (typed 1; a synonym, a correction, a pinyin
+    // reading less, so they never count more than the typed word would in the same place).
     { name: "words", value: hit => hit.words, better: "more" },
-    // Of as many words, the rarer ones: each matched word counts log(1 + N / n), n the entries that match it of
-    // N. A word found in few entries (opset) says more about which entry is meant than one in many (版本).
-    { name: "rarity", value: hit => hit.rarity, better: "more" },
-    // The lone Chinese characters of the query that no word covers (the 爆 of 显存爆了), each by its rarity as
-    // above; those in most entries (了, 不) do not count. A character is a weaker sign than a word: it may be part
-    // of another word in the entry (爆 in 梯度爆炸).
-    { name: "characters", value: hit => hit.characters, better: "more" },
-    // How far the matches are from what was typed: a converted, corrected, pinyin or synonym match costs 1
-    // (two edits 2), a typed one 0. What was typed beats what the engine read into it.
-    { name: "typo", value: hit => sum(hit.units, unit => unit.penalty), better: "less" },
-    // Where the matched pieces are: 2 in the title or the symptoms (the error messages), 1 in the labels or
-    // the quick fix, 0 in the body. An entry about the query beats one that mentions its words.
-    { name: "attribute", value: hit => sum(hit.units, unit => unit.tier), better: "more" },
-    // How much of the entry's title the query covers: the general entry, whose title is the query, before
-    // the specific neighbours whose longer titles also contain it.
+    // How much of the entry's title the query covers: the general entry, whose title is the query, before the
+    // specific neighbours whose longer titles also contain it.
     { name: "title", value: titleShare, better: "more" },
-    // BM25F: each matched piece of the query by its best-scoring term (pitfalls/pages/search_scoring.py), summed:
-    // what the rules above leave equal.
+    // How far the matches are from what was typed: a converted, corrected, pinyin or synonym match costs 1
+    // (two edits 2), a typed one 0.
+    { name: "typo", value: hit => hit.typo, better: "less" },
+    // BM25F: each matched word of the query by its best-scoring term (pitfalls/pages/search_scoring.py),
+    // summed: what the rules above leave equal.
     { name: "score", value: hit => hit.score, better: "more" },
   ];
   const RULE_NAMES = RULES.map(rule => rule.name);
-
-  function sum(units, part) {
-    let total = 0;
-    for (const unit of units.values()) total += part(unit);
-    return total;
-  }
 
   /* The share of the title's characters that the query's matched title terms cover, in the scripts they are in
    * (a Chinese query is measured against the title's Chinese, an English one against its English words), each

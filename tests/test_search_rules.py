@@ -6,6 +6,7 @@ Run under node; no site build, no browser. Rules and options: docs/SEARCH.md, st
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 
@@ -14,11 +15,12 @@ import pytest
 from pitfalls.settings import ENGINE_JS
 
 TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS = 1, 2, 4, 8, 16  # field bits of a posting's flags
+FIELD_MATCH = {"title": 1, "tags": 0.8, "quick_fix": 0.6, "symptoms": 0.8, "steps": 0.2}  # docs/SEARCH.md, "Ranking"
 
 
 def title_chars(han: int, latin: int) -> int:
     """The flags bits of a title term that carry the entry's title length (docs/SEARCH.md, "Index")."""
-    return han << 8 | latin << 16
+    return han << 12 | latin << 20
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
@@ -26,9 +28,8 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …"""
     manifest = {
         "formatVersion": 2, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
-        "fields": [["title", "", "", 2], ["tags", "", "Tags", 1], ["quick_fix", "quick-fix", "Quick fix", 1],
-                   ["symptoms", "symptoms", "Symptoms", 2], ["steps", "steps", "Steps", 0]],
-        "titleCharsShift": [8, 16], "scoreScale": 100, "maxPostings": 400,
+        "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
+        "titleCharsShift": [12, 20], "scoreScale": 100, "maxPostings": 400,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
@@ -40,13 +41,13 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     return files
 
 
-def rank(files: dict, query: str, off: tuple[str, ...] = (), options: dict | None = None) -> list[str]:
-    """The entry ids `query` finds in `files`, best first."""
+def search(files: dict, query: str, off: tuple[str, ...] = (), options: dict | None = None) -> list[dict]:
+    """The engine's ranked results of `query` in `files`: [{id, title, score, exact, explain}]."""
     script = """
         const {Engine} = require(process.argv[1]);
         const {files, query, off, options} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
         const engine = new Engine(async path => files[path.split("?")[0]], {off, options});
-        engine.search(query).then(found => console.log(JSON.stringify(found.ranked.map(r => r.id))));
+        engine.search(query).then(found => console.log(JSON.stringify(found.ranked)));
     """
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True, text=True,
                           input=json.dumps({"files": files, "query": query, "off": list(off), "options": options or {}}),
@@ -54,35 +55,30 @@ def rank(files: dict, query: str, off: tuple[str, ...] = (), options: dict | Non
     return json.loads(done.stdout)
 
 
+def rank(files: dict, query: str, **kwargs) -> list[str]:
+    """The entry ids `query` finds in `files`, best first."""
+    return [result["id"] for result in search(files, query, **kwargs)]
+
+
 def first(files: dict, query: str, **kwargs) -> str:
     found = rank(files, query, **kwargs)
     return found[0] if found else None
 
 
-# Each case: the rule, an index, a query, and the entry that comes first only because of that rule.
+# Each case: the rule, an index, a query, and the entry that comes first only because of that rule (doc0 always
+# scores higher, so with the rule off the remaining rules put doc0 first).
 RULE_CASES = {
-    # doc1's error message is in the query; doc0 scores higher
+    # doc1's error message is in the query
     "message": (index({"illeg": [0, 900, STEPS, 1, 100, STEPS], "memori": [0, 900, STEPS, 1, 100, STEPS]}, 2,
                       messages={1: ["illegalmemoryaccess"]}), "illegal memory access", "doc1"),
-    # doc1 matches two words of the query, doc0 one, rarer than the two together (in one entry of eight; they
-    # are in seven) and with a higher score
-    "words": (index({"alpha": [0, 900, STEPS], "beta": [n for d in range(1, 8) for n in (d, 500 if d == 1 else 100, STEPS)],
-                     "gamma": [n for d in range(1, 8) for n in (d, 100, STEPS)]}, 8), "alpha beta gamma", "doc1"),
-    # doc1 matches the rare word (one entry), doc0 a word three entries have
-    "rarity": (index({"alpha": [1, 100, STEPS], "beta": [0, 900, STEPS, 2, 100, STEPS, 3, 100, STEPS]}, 4),
-               "alpha beta", "doc1"),
-    # both match 显存; doc1 also has 爆, a character no word of the query covers, in one entry of four
-    "characters": (index({"显存": [0, 900, STEPS, 1, 100, STEPS], "显": [0, 1, STEPS, 1, 1, STEPS],
-                          "存": [0, 1, STEPS, 1, 1, STEPS], "爆": [1, 100, STEPS], "了": [2, 1, STEPS]}, 4),
-                   "显存爆", "doc1"),
-    # doc1 has the word typed, doc0 a synonym of it, with a higher score
-    "typo": (index({"hang": [1, 100, STEPS], "freez": [0, 900, STEPS]}, 2, synonyms=[[["hang"], ["freez"]]]),
-             "hang", "doc1"),
-    # doc1 has the word in its symptoms, doc0 in its steps, with a higher score
-    "attribute": (index({"alpha": [0, 900, STEPS, 1, 100, SYMPTOMS]}, 2), "alpha", "doc1"),
-    # both titles have the word; doc1's title is shorter (9 letters against 14), doc0 scores higher
+    # doc1 matches both words of the query, doc0 one
+    "words": (index({"alpha": [0, 900, STEPS, 1, 100, STEPS], "beta": [1, 100, STEPS]}, 2), "alpha beta", "doc1"),
+    # both titles have the word; doc1's title is shorter (9 letters against 14)
     "title": (index({"alpha": [0, 900, TITLE | title_chars(0, 14), 1, 100, TITLE | title_chars(0, 9)]}, 2),
               "alpha", "doc1"),
+    # doc0 matches 顯存 through its simplified form (a reading as good as typed, but not typed), doc1 alpha as typed;
+    # both words are in one entry each, in the steps: the words rule ties
+    "typo": (index({"显存": [0, 900, STEPS], "alpha": [1, 100, STEPS]}, 2, variants={"顯存": ["显存"]}), "顯存 alpha", "doc1"),
     # everything else equal, doc1 scores higher
     "score": (index({"alpha": [0, 100, STEPS, 1, 900, STEPS]}, 2), "alpha", "doc1"),
 }
@@ -92,7 +88,7 @@ def test_every_rule_has_a_case():
     script = "console.log(JSON.stringify(require(process.argv[1]).ranking.RULE_NAMES))"
     rules = json.loads(subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True,
                                       text=True, check=True).stdout)
-    assert rules == ["message", "words", "rarity", "characters", "typo", "attribute", "title", "score"]
+    assert rules == ["message", "words", "title", "typo", "score"]
     assert sorted(RULE_CASES) == sorted(rules)
 
 
@@ -104,60 +100,115 @@ def test_rule_puts_its_entry_first(rule):
     assert first(files, query, off=(rule,)) != expected, f"{rule}: {query!r} does not need the rule"
 
 
-def test_rules_apply_in_order():
-    # doc0 matches both words in its steps, doc1 one word in its title: more words beat a better place
-    files = index({"alpha": [0, 100, STEPS, 1, 900, TITLE | title_chars(0, 5)], "beta": [0, 100, STEPS]}, 2)
-    assert rank(files, "alpha beta") == ["doc0", "doc1"]
-    assert rank(files, "alpha beta", off=("words", "rarity", "characters", "typo")) == ["doc1", "doc0"]
-    # a typed word in the body beats a synonym in the title: typo comes before attribute
-    files = index({"hang": [0, 100, STEPS], "freez": [1, 900, TITLE | title_chars(0, 4)]}, 2,
-                  synonyms=[[["hang"], ["freez"]]])
-    assert rank(files, "hang") == ["doc0", "doc1"]
-    assert rank(files, "hang", off=("typo",)) == ["doc1", "doc0"]
+def _matches(result: dict) -> dict[str, float]:
+    """unit → what the entry's match of it counts (field × reading × the share of the unit matched), from --explain."""
+    return {unit["unit"]: unit["match"] for unit in result["explain"]["units"]}
 
 
-def test_a_common_character_does_not_count():
-    # 了 is in three entries of four (more than 0.25 of them): it does not lift doc1 over doc0
-    files = index({"显存": [0, 900, STEPS, 1, 100, STEPS], "显": [0, 1, STEPS, 1, 1, STEPS], "存": [0, 1, STEPS, 1, 1, STEPS],
-                   "爆": [1, 100, STEPS, 2, 1, STEPS], "了": [1, 1, STEPS, 2, 1, STEPS, 3, 1, STEPS]}, 4)
-    assert first(files, "显存了") == "doc0"
-    assert first(files, "显存了", options={"maxCharacterShare": 0.75}) == "doc1"
-    # 爆 is in two entries of four: more than 0.25, so it counts only when the threshold is raised to half
-    assert first(files, "显存爆") == "doc0"
-    assert first(files, "显存爆", options={"maxCharacterShare": 0.5}) == "doc1"
+@pytest.mark.parametrize(("field", "bit"), [("title", TITLE), ("tags", TAGS), ("quick_fix", QUICK_FIX),
+                                            ("symptoms", SYMPTOMS), ("steps", STEPS)])
+def test_a_word_counts_by_the_field_it_is_in(field, bit):
+    [result] = search(index({"alpha": [0, 100, bit]}, 1), "alpha")
+    assert _matches(result) == {"alpha": FIELD_MATCH[field]}
 
 
-PENALTIES = {"typed": 0, "variant": 1, "parts": 1, "pinyin": 1, "synonym": 1, "typo1": 1, "typo2": 2}
-# Each reading costs more than a typed word in the typo rule: doc0 matches the query's first word through the
-# reading (and scores higher), doc1 matches `alpha`, typed. Free of cost, the reading lets doc0 win on its score.
-PENALTY_CASES = {
-    "variant": (index({"显存": [0, 900, STEPS], "alpha": [1, 100, STEPS]}, 2, variants={"顯存": ["显存"]}), "顯存 alpha"),
-    "parts": (index({"opset": [0, 900, STEPS], "alpha": [1, 100, STEPS]}, 2), "opset14 alpha"),
-    "pinyin": (index({"嫦娥": [0, 900, STEPS], "alpha": [1, 100, STEPS]}, 2, pinyin={"change": ["嫦娥"]}), "change alpha"),
-    "synonym": (index({"freez": [0, 900, STEPS], "alpha": [1, 100, STEPS]}, 2, synonyms=[[["hang"], ["freez"]]]),
-                "hang alpha"),
-    "typo1": (index({"version": [0, 900, STEPS], "alpha": [1, 100, STEPS]}, 2, words={5: ["alpha"], 7: ["version"]}),
-              "versoin alpha"),
+def test_where_a_word_stands_decides_between_entries():
+    # doc1 has the word in its symptoms (0.8), doc0 in its steps (0.2)
+    files = index({"alpha": [0, 900, STEPS, 1, 100, SYMPTOMS]}, 2)
+    assert rank(files, "alpha") == ["doc1", "doc0"]
+
+
+# How each reading counts, found in the title (1), and what it costs in the typo rule: options.js `readings`
+READINGS = {
+    "variant": (index({"显存": [0, 100, TITLE]}, 1, variants={"顯存": ["显存"]}), "顯存", 1, 1),
+    "parts": (index({"opset": [0, 100, TITLE], "14": [0, 100, TITLE]}, 1), "opset14", 0.6, 1),
+    "pinyin": (index({"嫦娥": [0, 100, TITLE]}, 1, pinyin={"change": ["嫦娥"]}), "change", 0.6, 1),
+    "synonym": (index({"freez": [0, 100, TITLE]}, 1, synonyms=[[["hang"], ["freez"]]]), "hang", 0.5, 1),
+    "typo1": (index({"version": [0, 100, TITLE]}, 1, words={7: ["version"]}), "versoin", 0.5, 1),
+    "typo2": (index({"serveraliveinterval": [0, 100, TITLE]}, 1, words={19: ["serveraliveinterval"]}),
+              "servraliveintervl", 0.3, 2),
 }
 
 
-def test_every_reading_has_a_penalty_case():
-    assert sorted(PENALTY_CASES) == sorted(set(PENALTIES) - {"typed", "typo2"})
+@pytest.mark.parametrize("reading", sorted(READINGS))
+def test_a_reading_counts_less_than_a_typed_word(reading):
+    files, query, weight, penalty = READINGS[reading]
+    [result] = search(files, query)
+    assert list(_matches(result).values()) == [weight]
+    assert result["explain"]["rules"]["typo"] == penalty
+    assert {t["reading"] for unit in result["explain"]["units"] for t in unit["terms"]} == {reading}
 
 
-@pytest.mark.parametrize("reading", sorted(PENALTY_CASES))
-def test_a_reading_costs_more_than_a_typed_word(reading):
-    files, query = PENALTY_CASES[reading]
-    assert rank(files, query) == ["doc1", "doc0"]
-    assert rank(files, query, options={"penalties": {**PENALTIES, reading: 0}}) == ["doc0", "doc1"]
+def test_a_synonym_in_the_title_beats_the_typed_word_in_the_body():
+    # doc1 has a synonym of the word in its title (0.5 × 1), doc0 the word itself in its steps (0.2)
+    files = index({"hang": [0, 900, STEPS], "freez": [1, 100, TITLE | title_chars(0, 5)]}, 2, synonyms=[[["hang"], ["freez"]]])
+    assert rank(files, "hang") == ["doc1", "doc0"]
+    weights = {"typed": {"weight": 1, "penalty": 0}, "synonym": {"weight": 0.1, "penalty": 1}}
+    assert rank(files, "hang", options={"readings": {**_readings(), **weights}}) == ["doc0", "doc1"]
 
 
-def test_two_edits_cost_more_than_one():
+def _readings() -> dict:
+    return {"typed": {"weight": 1, "penalty": 0}, "variant": {"weight": 1, "penalty": 1}, "parts": {"weight": 0.6, "penalty": 1},
+            "pinyin": {"weight": 0.6, "penalty": 1}, "synonym": {"weight": 0.5, "penalty": 1},
+            "typo1": {"weight": 0.5, "penalty": 1}, "typo2": {"weight": 0.3, "penalty": 2}}
+
+
+def test_a_rare_word_weighs_more():
+    # doc1 matches alpha (one entry of four), doc0 beta (three of four)
+    files = index({"alpha": [1, 100, STEPS], "beta": [0, 900, STEPS, 2, 100, STEPS, 3, 100, STEPS]}, 4)
+    assert rank(files, "alpha beta")[0] == "doc1"
+    # with every word at least as common as in all the entries, both weigh the same and doc0 wins on its score
+    assert rank(files, "alpha beta", options={"rarityFloor": 1})[0] == "doc0"
+
+
+def test_rarity_has_a_floor_of_five_percent():
+    # 40 entries: alpha is in one (2.5%), beta in two (5%): below the floor both count as in two entries
+    terms = {"alpha": [1, 100, STEPS], "beta": [0, 900, STEPS, 2, 100, STEPS], "gamma": [n for d in range(3, 40) for n in (d, 1, STEPS)]}
+    files = index(terms, 40)
+    assert rank(files, "alpha beta")[0] == "doc0"  # equal weights: doc0 wins on its score
+    assert rank(files, "alpha beta", options={"rarityFloor": 0.02})[0] == "doc1"
+
+
+def test_a_lone_character_counts_half_and_nothing_when_common():
+    # 显存 in both entries; 爆 (a character no word of the query covers) in doc1 and one more of eight
+    terms = {"显存": [0, 900, STEPS, 1, 100, STEPS], "显": [0, 1, STEPS, 1, 1, STEPS], "存": [0, 1, STEPS, 1, 1, STEPS],
+             "爆": [1, 100, STEPS, 2, 1, STEPS], "了": [1, 1, STEPS, 2, 1, STEPS, 3, 1, STEPS]}
+    files = index(terms, 8)
+    doc1 = next(r for r in search(files, "显存爆") if r["id"] == "doc1")
+    weights = {u["unit"]: u["weight"] for u in doc1["explain"]["units"]}
+    assert weights["爆"] == pytest.approx(0.5 * math.log(1 + 8 / 2), abs=1e-3)
+    assert rank(files, "显存爆") == ["doc1", "doc0", "doc2"]
+    assert rank(files, "显存爆", options={"characterWeight": 0})[:2] == ["doc0", "doc1"]
+    # 了 is in three entries of eight, more than a quarter: it does not count
+    assert "了" not in search(files, "显存了")[0]["explain"]["queryUnits"]
+    assert rank(files, "显存了")[:2] == ["doc0", "doc1"]
+    assert rank(files, "显存了", options={"maxCharacterShare": 0.5})[:2] == ["doc1", "doc0"]
+
+
+def test_a_word_matched_in_part_counts_its_share():
+    # 显存不足 whole in doc1's steps; its part 显存 in doc0's title; both in steps, doc1 wins as it has all of it
+    terms = {"显存不足": [1, 100, STEPS], "显存": [0, 900, STEPS, 1, 100, STEPS], "不足": [1, 100, STEPS]}
+    files = index(terms, 2)
+    results = search(files, "显存不足")
+    assert [r["id"] for r in results] == ["doc1", "doc0"]
+    assert [_matches(r)["显存不足"] for r in results] == [0.2, 0.1]  # all of it in the steps; half of it
+
+
+def test_an_identifier_is_found_whole():
+    # torch.load is an identifier of doc1; doc0 has both words apart
+    files = index({"torch": [0, 900, STEPS, 1, 100, STEPS], "load": [0, 900, STEPS, 1, 100, STEPS],
+                   "torch_load": [1, 100, STEPS]}, 2)
+    assert rank(files, "torch.load") == ["doc1", "doc0"]
+    assert rank(files, "torch load") == ["doc0", "doc1"]
+
+
+def test_two_edits_count_less_than_one():
     # 11 letters: corrected by up to two edits. doc0's term is two edits from the first word, doc1's one from the second
     files = index({"abcdefghixx": [0, 900, STEPS], "lmnopqrstuw": [1, 100, STEPS]}, 2,
                   words={11: ["abcdefghixx", "lmnopqrstuw"]})
     assert rank(files, "abcdefghijk lmnopqrstuv") == ["doc1", "doc0"]
-    assert rank(files, "abcdefghijk lmnopqrstuv", options={"penalties": {**PENALTIES, "typo2": 1}}) == ["doc0", "doc1"]
+    same = {**_readings(), "typo2": _readings()["typo1"]}
+    assert rank(files, "abcdefghijk lmnopqrstuv", options={"readings": same}) == ["doc0", "doc1"]
 
 
 def test_words_are_corrected_from_five_letters_and_by_two_edits_from_nine():
@@ -229,3 +280,41 @@ def test_a_long_paste_is_analysed_by_its_first_200_characters():
     paste = "alpha " + "x" * 190 + " omega"  # omega starts at character 198 and ends after 200
     assert rank(files, paste) == ["doc0"]
     assert rank(files, paste, options={"maxQueryChars": 210}) == ["doc0", "doc1"]
+
+
+def items(files: dict, query: str, options: dict | None = None) -> list[list[dict]]:
+    """Material's result items for `query`: [[entry, ...its sections], ...]."""
+    script = """
+        const {Engine} = require(process.argv[1]);
+        const {files, query, options} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+        new Engine(async path => files[path.split("?")[0]], {options}).search(query)
+          .then(found => console.log(JSON.stringify(found.items)));
+    """
+    done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True, text=True,
+                          input=json.dumps({"files": files, "query": query, "options": options or {}}), encoding="utf-8",
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def test_with_no_result_the_terms_within_three_edits_are_offered():
+    files = index({"kubernet": [0, 100, STEPS]}, 1, words={8: ["kubernet"]})
+    [[item]] = items(files, "kubxyzet")  # three edits from kubernet: no correction (two at most), but offered
+    assert item["title"] == "No results" and "kubernet" in item["text"]
+    [[item]] = items(files, "kubxyzet", options={"closestEdits": 2})
+    assert "kubernet" not in item["text"]
+
+
+def test_an_entry_shows_two_sections_and_three_lines_each():
+    files = index({"alpha": [0, 100, STEPS | SYMPTOMS | QUICK_FIX | TAGS]}, 1)
+    files["manifest.json"]["fields"] = [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
+                                        ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Steps", 0.2],
+                                        ["cause", "cause", "Cause", 0.2]]
+    files["d/0.json"]["sections"] = [[2, ["alpha fix"]], [3, ["alpha one", "alpha two", "alpha three", "alpha four"]],
+                                     [4, ["alpha step"]], [5, ["alpha cause"]]]
+    files["t/0.json"]["terms"]["alpha"] = [0, 100, STEPS | SYMPTOMS | 32]
+    [[entry, *sections]] = items(files, "alpha")
+    assert [s["title"] for s in sections] == ["Symptoms", "Steps", "Cause"]
+    assert [s["score"] == entry["score"] for s in sections] == [True, True, False]  # the third folds away
+    assert sections[0]["text"].count("<p>") == 3  # three of the four matching symptoms
+    [[entry, *sections]] = items(files, "alpha", options={"sectionsShown": 3, "linesShown": 4})
+    assert [s["score"] == entry["score"] for s in sections] == [True, True, True] and sections[0]["text"].count("<p>") == 4

@@ -1,7 +1,7 @@
-"""Each reading stage of the search engine (engine.js STAGES) guarded by a query of the real content that needs
-it: right first with every stage on, not first with that one stage off (engine.js `off`), so switching a stage
-off fails a test. The ranking rules and the options are guarded on hand-made indexes: test_search_rules.py.
-Run under node over the index of the real content; no site build, no browser."""
+"""Each reading stage of the search engine (engine.js STAGES), and the message rule, guarded by queries of the
+realistic corpus (bench/corpus.py) and its public query set that need them: right first with everything on, not
+first with that one stage off (engine.js `off`), so switching a stage off fails a test. The ranking rules and the
+options are guarded on hand-made indexes: test_search_rules.py. Run under node; no site build, no browser."""
 
 from __future__ import annotations
 
@@ -10,37 +10,37 @@ import shutil
 import subprocess
 
 import pytest
+import yaml
 
+from bench.corpus import assemble
 from conftest import ROOT
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.validate import load_knowledge_base
 from pitfalls.settings import ENGINE_JS
 
-GUARDS = [  # (stage, query, site language, the entry that must come first)
-    ("synonyms", "大模型瞎编", "zh", "rag-hallucination"),
-    ("synonyms", "model makes things up", "en", "rag-hallucination"),
-    ("variants", "遠端伺服器斷線", "zh", "ssh-disconnect"),  # Taiwan wording: 远程服务器
-    ("variants", "程式碼合併後不見了", "zh", "git-merge-lost-code"),  # 程式碼: 代码
-    ("variants", "視訊記憶體爆了", "zh", "cuda-out-of-memory"),  # 視訊記憶體: 显存
-    ("pinyin", "xiancun buzu", "zh", "cuda-out-of-memory"),
-    ("pinyin", "tiducaijian", "zh", "loss-nan"),  # no spaces between syllables
-    ("pinyin", "xuexilv saomiao", "zh", "slow-convergence"),  # ü typed as v
-    ("typos", "dependancy conflict", "en", "python-dependency-conflict"),
-    ("typos", "segmantation fault", "zh", "cuda-pytorch-mismatch"),  # English typo on the Chinese site
-    ("typos", "ServerAliveIntervall", "zh", "ssh-disconnect"),  # two edits in a long word
-    ("parts", "opset14", "zh", "onnx-export"),  # a name the index has only as `opset 14`
+_OCI = next(q["q"] for q in yaml.safe_load((ROOT / "tests" / "search_queries_corpus.yml").read_text(encoding="utf-8"))["queries"]
+            if q["q"].startswith("docker: Error response from daemon: OCI runtime create failed"))
+GUARDS = [  # (stage or rule, query, the entry that must come first): all on the Chinese site
+    ("message", _OCI, "docker-gpu"),  # a long pasted error: its entry's signature is in it
+    ("variants", "驗證時沒關梯度 顯存暴漲", "oom-during-evaluation-no-grad"),  # traditional: 验证, 显存
+    ("variants", "遠程主機指紋變了 連不上", "ssh-remote-host-identification-changed"),
+    ("pinyin", "xiancun suipian", "cuda-oom-fragmentation-expandable-segments"),  # 显存碎片
+    ("pinyin", "tidu leiji", "gradient-accumulation-loss-not-scaled"),  # 梯度累积
+    ("typos", "ilegal memory acess was encounterd", "illegal-memory-access-debugging"),
+    ("typos", "gunicron worker timout", "gunicorn-worker-timeout"),
+    ("parts", "pep668", "pip-externally-managed-environment"),  # a name the index has only as PEP 668
+    ("synonyms", "DDP第一次allreduce就卡住 4090多卡", "nccl-p2p-hang-pcie-acs"),  # 卡住: hang
+    ("synonyms", "函式庫路徑裡的 cuDNN 版本不相容", "cudnn-version-incompatibility-ld-library-path"),  # 不相容: incompatible
 ]
 
 
 @pytest.fixture(scope="module")
-def search_dirs(tmp_path_factory):
-    """lang → the search/ folder of an index of the real content."""
-    base = load_knowledge_base(ROOT / "content")
-    out = tmp_path_factory.mktemp("index")
-    for lang in ("zh", "en"):
-        write_site_index(base, lang, out / lang)
-    return {lang: out / lang / "search" for lang in ("zh", "en")}
+def search_dir(tmp_path_factory):
+    """The search/ folder of the Chinese index of the realistic corpus."""
+    out = tmp_path_factory.mktemp("corpus")
+    write_site_index(load_knowledge_base(assemble(out / "content")), "zh", out / "zh")
+    return out / "zh" / "search"
 
 
 def _first(search_dir, query: str, off: tuple[str, ...] = ()) -> str | None:
@@ -48,22 +48,15 @@ def _first(search_dir, query: str, off: tuple[str, ...] = ()) -> str | None:
     return ranked[0]["id"] if ranked else None
 
 
-@pytest.mark.parametrize(("stage", "query", "lang", "expected"), GUARDS, ids=[f"{g[0]}:{g[1][:24]}" for g in GUARDS])
-def test_stage_puts_the_right_entry_first(search_dirs, stage, query, lang, expected):
-    assert _first(search_dirs[lang], query) == expected
-    assert _first(search_dirs[lang], query, (stage,)) != expected, f"{query!r} does not need the {stage} stage"
+@pytest.mark.parametrize(("stage", "query", "expected"), GUARDS, ids=[f"{g[0]}:{g[1][:24]}" for g in GUARDS])
+def test_stage_puts_the_right_entry_first(search_dir, stage, query, expected):
+    assert _first(search_dir, query) == expected
+    assert _first(search_dir, query, (stage,)) != expected, f"{query!r} does not need the {stage} stage"
 
 
 def test_every_stage_is_guarded():
     script = "console.log(JSON.stringify(require(process.argv[1]).STAGE_NAMES))"
     stages = json.loads(subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True, text=True,
                                        check=True).stdout)
-    assert sorted(stages) == sorted({stage for stage, *_ in GUARDS}) == ["parts", "pinyin", "synonyms", "typos", "variants"]
-
-
-@pytest.mark.parametrize(("rule", "query", "expected"), [
-    ("message", "RuntimeError: CUDA error: no kernel image is available for execution on the device", "cuda-pytorch-mismatch"),
-])
-def test_rules_on_the_real_content(search_dirs, rule, query, expected):
-    assert _first(search_dirs["zh"], query) == expected
-    assert _first(search_dirs["zh"], query, (rule,)) != expected
+    assert sorted(stages) == ["parts", "pinyin", "synonyms", "typos", "variants"]
+    assert {stage for stage, *_ in GUARDS} == {*stages, "message"}

@@ -93,6 +93,7 @@ def on_config(config):
     ui = ui_strings()[lang]
     other = ui["other_language_code"]
     config.site_name = ui["site_name"]
+    config.site_description = ui["site_description"]  # the meta description of pages without their own (404)
     site_root = config.site_url or DEFAULT_SITE_URL
     config.site_url = f"{site_root}{lang}/"
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]

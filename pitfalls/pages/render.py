@@ -231,28 +231,47 @@ class SiteRenderer:
 
     def category(self, group: Group, listing: ListingPage) -> RenderedPage:
         title = self._page_title(self.ui["entries_in_category"].format(label=group.label.get(self.lang)), listing)
-        return RenderedPage(listing.src_uri, self._render("category.md.j2", group=group, listing=listing), title)
+        return RenderedPage(listing.src_uri, self._render("category.md.j2", group=group, listing=listing), title,
+                            self._listing_description(title, listing, len(group.records), self.ui["category_count"]))
 
     def tag(self, group: Group, listing: ListingPage) -> RenderedPage:
         title = self._page_title(self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang)), listing)
-        return RenderedPage(listing.src_uri, self._render("tag.md.j2", group=group, listing=listing), title)
+        return RenderedPage(listing.src_uri, self._render("tag.md.j2", group=group, listing=listing), title,
+                            self._listing_description(title, listing, len(group.records), self.ui["tag_count"]))
 
     def recent(self, listing: ListingPage) -> RenderedPage:
         """Every entry by its last change, newest first (dates from git, as in the feed)."""
-        return RenderedPage(listing.src_uri, self._render("recent.md.j2", listing=listing),
-                            self._page_title(self.ui["recently_updated"], listing))
+        title = self._page_title(self.ui["recently_updated"], listing)
+        return RenderedPage(listing.src_uri, self._render("recent.md.j2", listing=listing), title,
+                            self._listing_description(title, listing, len(self.base.records), self.ui["category_count"]))
 
     def _page_title(self, title: str, listing: ListingPage) -> str:
         """A listing's title; from its second page on, with the page number, so every page's title differs."""
         return title if listing.number == 1 else f"{title} · {self.ui['page_number'].format(number=listing.number)}"
 
+    def _listing_description(self, title: str, listing: ListingPage, total: int, count_text: str) -> str:
+        """A listing page's meta description: its title, how many entries, and the titles of the first ones on
+        this page ("分类：训练 · 共 5 条：显存不足、…"), in at most PREVIEW_LIMIT characters."""
+        titles = self.ui["list_separator"].join(plain_text(r.title.get(self.lang)) for r in listing.records[:8])
+        return shorten(self.ui["listing_description"].format(heading=title, count=count_text.format(n=total),
+                                                             titles=titles), PREVIEW_LIMIT)
+
     def all_tags(self) -> RenderedPage:
-        return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"])
+        groups = sorted(self.index.tags, key=lambda group: -len(group.records))  # stable: registry order among equals
+        tags = self.ui["list_separator"].join(f"#{group.label.get(self.lang)}" for group in groups[:12])
+        description = self.ui["tags_description"].format(n=len(self.index.tags), tags=tags)
+        return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"],
+                            shorten(description, PREVIEW_LIMIT))
 
     def translations(self) -> RenderedPage:
         """Translation coverage: how many entries are fully written in each language, and which are not."""
-        return RenderedPage("translations.md", self._render("translations.md.j2", coverage=coverage(self.base.records)),
-                            self.ui["translations"])
+        found = coverage(self.base.records)
+        counts = self.ui["list_separator"].join(
+            f"{self.ui['language_' + item.lang]} " + self.ui["translation_count"].format(
+                translated=item.translated, total=item.total, percent=item.percent) for item in found)
+        description = self.ui["translations_description"].format(counts=counts)
+        return RenderedPage("translations.md", self._render("translations.md.j2", coverage=found),
+                            self.ui["translations"], shorten(description, PREVIEW_LIMIT))
 
     def alias(self, record: Record, alias: str) -> RenderedPage:
         """A redirect from a former id: a plain HTML file, not a themed page."""

@@ -103,7 +103,8 @@ def on_config(config):
         config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     build.dates = entry_dates(build.base)
-    renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url)
+    renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url, repo_url=config.repo_url or "",
+                            site_url=config.site_url)
     if not settings.stock_search:
         # before MkDocs renders the pages, so the index's working memory is freed before every page is held
         build.search_dir = Path(tempfile.mkdtemp(prefix="pitfalls-search-"))

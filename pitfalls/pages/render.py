@@ -18,9 +18,10 @@ import yaml
 from markupsafe import Markup, escape
 
 from ..records.model import KnowledgeBase, Record
-from ..settings import TEMPLATES_DIR
+from ..settings import DEFAULT_SITE_URL, TEMPLATES_DIR
 from .dates import EntryDates
 from .listings import Group, ListingPage, SiteIndex
+from .share import ChatSummary, chat_summary, feedback_url
 from .translations import coverage
 
 
@@ -74,7 +75,15 @@ def environment() -> jinja2.Environment:
     env.filters["blocks"] = block_markup
     env.filters["plain"] = plain_text
     env.filters["md_text"] = markdown_text
+    env.filters["attr"] = attribute_value
     return env
+
+
+def attribute_value(text: str) -> Markup:
+    """`text` for a double-quoted HTML attribute: escaped even when it is markup already (an attribute that
+    holds HTML, for a script to use), with line breaks as character references, so a multi-line value stays
+    on one line of the page's raw HTML (which Markdown passes through)."""
+    return Markup(str(escape(str(text))).replace("\r", "").replace("\n", "&#10;"))
 
 
 # --- the markup subset: `code`, ```fenced code```, *em*, **strong**, [text](http(s)://…) ---
@@ -180,12 +189,18 @@ class SiteRenderer:
     """Renders every page of one language site from the knowledge base."""
 
     def __init__(self, base: KnowledgeBase, lang: str, *, dates: dict[str, EntryDates] | None = None,
-                 edit_url: str = "", env: jinja2.Environment | None = None, previous: SiteIndex | None = None):
-        """`dates`: entry_dates(base), read from git when not given; `previous`: see SiteIndex."""
+                 edit_url: str = "", repo_url: str = "", site_url: str = "", env: jinja2.Environment | None = None,
+                 previous: SiteIndex | None = None):
+        """`dates`: entry_dates(base), read from git when not given; `edit_url`: where "edit this record" links
+        point, the record's path appended; `repo_url`: the repository, whose forge's new-issue page the feedback
+        link opens (none when empty); `site_url`: this language site's public root URL (`…/zh/`), for the
+        permanent URLs that "copy for chat" copies (default: the default site URL's); `previous`: see SiteIndex."""
         self.base, self.lang = base, lang
         self.index = SiteIndex(base, dates, previous)
         self.env = env or environment()
         self.ui = ui_strings()[lang]
+        self.repo_url = repo_url
+        self.site_url = site_url or f"{DEFAULT_SITE_URL}{lang}/"
         self.common = {"lang": lang, "ui": self.ui, "index": self.index, "dates": self.index.dates, "edit_url": edit_url}
 
     def pages(self) -> list[RenderedPage]:
@@ -226,8 +241,27 @@ class SiteRenderer:
         title = plain_text(record.title.get(self.lang))
         description = preview_description(self.ui["preview"], title, plain_text(record.symptoms[0].text.get(self.lang)),
                                           plain_text(record.quick_fix.get(self.lang)))
-        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record), title, description,
-                            {"og_type": "article"})
+        url = f"{self.site_url}{record.id}/"
+        feedback = feedback_url(self.repo_url, self.ui, record.id, title, url, record.last_verified)
+        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record, share=self.chat_summaries(record),
+                                                            feedback_url=feedback),
+                            title, description, {"og_type": "article"})
+
+    def chat_summaries(self, record: Record) -> dict[str, ChatSummary]:
+        """What the entry's "copy for chat" buttons copy, by the anchor they link to ("" for the entry itself):
+        the title, the first symptom, the quick fix, the step of a step's button, the permanent URL."""
+        url = f"{self.site_url}{record.id}/"
+        first = record.symptoms[0]
+        parts = {"title": plain_text(record.title.get(self.lang)),
+                 "symptom": shorten(plain_text(first.text.get(self.lang)), PREVIEW_LIMIT),
+                 "symptom_is_message": first.verbatim, "fix": shorten(plain_text(record.quick_fix.get(self.lang)), 300)}
+        summaries = {"": chat_summary(self.ui, url, **parts),
+                     "symptoms": chat_summary(self.ui, f"{url}#symptoms", **parts)}
+        for number, step in enumerate(record.steps, 1):
+            text = shorten(plain_text(step.text.get(self.lang)), PREVIEW_LIMIT)
+            summaries[f"step-{number}"] = chat_summary(self.ui, f"{url}#step-{number}", **parts,
+                                                       step=(number, text, step.code))
+        return summaries
 
     def category(self, group: Group, listing: ListingPage) -> RenderedPage:
         title = self._page_title(self.ui["entries_in_category"].format(label=group.label.get(self.lang)), listing)

@@ -313,3 +313,10 @@ def test_fences_and_messages():
     assert fenced("plain") == "```text\nplain\n```"
     assert pull_request(None, "x", "content/entries/x.yml", [], [], []).startswith("`content/entries/x.yml`")
     assert refused(3, ["标签 / Tags: none"]).startswith("This proposal cannot become a record yet")
+
+
+def test_a_proposal_too_large_for_a_record_file_names_its_longest_answers(content, capsys):
+    cause = "因" * 90_000  # 90,000 characters of body, 270,000 bytes of YAML
+    status, out, err, path = convert(capsys, content, issue_body(**{**MINIMAL, "cause": cause}), "--draft")
+    assert (status, out, path) == (1, "", None) and "Traceback" not in err
+    assert "a record file holds at most 262144" in err and "the longest answers: 原因 / Cause" in err

@@ -34,6 +34,7 @@ input (unreadable file, not this form's body, an --id that is not a slug or is t
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import sys
 import unicodedata
@@ -62,6 +63,8 @@ ID_LENGTH = 60
 REQUIRED = ("title", "category", "tags", "symptoms", "quick_fix", "steps")
 """Answers a record cannot do without (the record schema's required fields, id aside)."""
 ENVIRONMENT_KEYS = ("os", "gpu", "driver", "cuda", "python", "frameworks")
+MAX_LISTED = 30
+"""References read from an answer at most (the record's limit; one more makes the check say so)."""
 RUN = {"zh": "运行：", "en": "Run:"}
 """The text of a step that gives a command and nothing else."""
 
@@ -125,7 +128,17 @@ def _run(args) -> int:
             _write_message(args.message, refused(args.issue, [str(err)]))
         return 2
     path = checked.content_dir / "entries" / f"{conversion.data['id']}.yml"
-    text = record_yaml(conversion.data, _header(args.issue))
+    try:
+        text = record_yaml(conversion.data, _header(args.issue))
+    except ValueError as err:  # too large for a record file: name the answers that make it so
+        sizes = sorted(((len(json.dumps(value, ensure_ascii=False)), key) for key, value in conversion.data.items()),
+                       reverse=True)
+        largest = ", ".join(form_fields()[key]["label"] for _, key in sizes[:2] if key in form_fields())
+        message = f"{err}; the longest answers: {largest}"
+        print(f"error: {message}\nfrom-issue: nothing written", file=sys.stderr)
+        if args.message:
+            _write_message(args.message, refused(args.issue, [message]))
+        return 1
     # the answers' own errors first; the checks' problems with a stand-in only follow from them
     problems = [p for p in draft_report(checked, path, text) if _field_of(p) not in conversion.stand_ins]
     errors = conversion.errors + [_described(p) for p in problems if p.severity == "error"]
@@ -347,7 +360,7 @@ def _tags(answer: str, registry: Registry, label: str, conversion: Conversion, d
             words = [word for word in words if word]
         keys += [key for key in words if key not in keys]
     if unknown:
-        named = ", ".join(repr(_short(u)) for u in unknown)
+        named = ", ".join(repr(_short(u)) for u in unknown[:10]) + (", …" if len(unknown) > 10 else "")
         add = f"a maintainer can add a tag to {registry.file} with both labels (CONTRIBUTING.md)"
         if keys:
             conversion.notes.append(f"{label}: left out {named}: not in {registry.file}; {add}")
@@ -364,7 +377,7 @@ def _tag_form(name: str) -> str:
 
 
 def _symptoms(answer: str, label: str, note) -> list:
-    symptoms, in_traceback, skipped = [], False, 0
+    symptoms, seen, in_traceback, skipped = [], set(), False, 0
     for line in answer.split("\n"):
         text = line.rstrip()
         if text.strip().startswith(_TRACEBACK):
@@ -378,7 +391,9 @@ def _symptoms(answer: str, label: str, note) -> list:
         if not text:
             continue
         symptom = text if not _is_zh(text) and ERROR_WORDS.search(text) else _languages(text)
-        if symptom not in symptoms:
+        key = repr(symptom)
+        if key not in seen:  # a set: a pasted log may have many thousands of lines
+            seen.add(key)
             symptoms.append(symptom)
     if skipped:
         note(f"{label}: left out {skipped} line(s) of a traceback; its last line, the error, is kept")
@@ -465,6 +480,8 @@ def _references(answer: str, label: str, note) -> list[dict]:
         reference = {"title": title or url.split("://", 1)[1].rstrip("/"), "url": url}
         if reference not in references:
             references.append(reference)
+        if len(references) > MAX_LISTED:
+            break
     if dropped:
         note(f"{label}: left out {dropped} line(s) without an http(s) link")
     return references
@@ -485,7 +502,8 @@ def _related(answer: str, checked: ContentCheck, label: str, note) -> list[str]:
         else:
             unknown.append(_short(word))
     if unknown:
-        note(f"{label}: left out {', '.join(map(repr, unknown))}: no entry has that id")
+        named = ", ".join(map(repr, unknown[:10])) + (", …" if len(unknown) > 10 else "")
+        note(f"{label}: left out {named}: no entry has that id")
     return related
 
 
@@ -495,6 +513,9 @@ def _signatures(answer: str, label: str, note) -> list[dict]:
         line = line.strip()
         if not line:
             continue
+        if len(signatures) == 20:  # the record's limit
+            note(f"{label}: left out the lines after the 20th signature")
+            break
         try:
             compile_signature("exact", line)
         except ValueError as err:
@@ -502,7 +523,7 @@ def _signatures(answer: str, label: str, note) -> list[dict]:
             continue
         if {"exact": line} not in signatures:
             signatures.append({"exact": line})
-    return signatures[:20]
+    return signatures
 
 
 def _date(answer: str, label: str, note) -> str | None:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..records.duplicates import existing_entries, fingerprint, matches, source_label
-from ..records.load import quoted_scalar, read_yaml, yaml_scalar
+from ..records.load import MAX_FILE_BYTES, quoted_scalar, read_yaml, yaml_scalar
 from ..records.model import Label
 from ..records.registries import Registry, entry_yaml, text_with_entries
 from ..records.schema import SLUG, slug_problem
@@ -207,7 +207,8 @@ def record_yaml(data: dict, header: str = "", notes: dict[tuple, str] | None = N
     order, each with its FIELD_NOTES comment; `notes` are comment lines above list items (`("symptoms", 0)`), and
     `commented` holds YAML written as comments where an absent field would be. Comments are the caller's own
     text, never content. Every text is a `yaml_scalar` (a literal block when it has several lines and reads back
-    as itself), and the file must read back as exactly `data`: else every text is written double-quoted."""
+    as itself), and the file must read back as exactly `data`: else every text is written double-quoted.
+    ValueError when the file would be larger than a record file may be."""
     for plain in (True, False):
         lines = [SCHEMA_COMMENT, *header.splitlines()]
         for name in [n for n in FIELDS if n in data or n in (commented or {})]:
@@ -217,6 +218,10 @@ def record_yaml(data: dict, header: str = "", notes: dict[tuple, str] | None = N
                 continue
             lines += _field_lines(name, data[name], notes or {}, plain)
         text = "\n".join(lines) + "\n"
+        size = len(text.encode("utf-8"))
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"the record would be {size} bytes; a record file holds at most {MAX_FILE_BYTES} "
+                             "(docs/CONTENT.md, Limits)")
         doc, _ = read_yaml(Path("draft.yml"), "draft", text.encode("utf-8"))
         if doc is not None and doc.data == data:
             return text

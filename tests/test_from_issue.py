@@ -320,3 +320,14 @@ def test_a_proposal_too_large_for_a_record_file_names_its_longest_answers(conten
     status, out, err, path = convert(capsys, content, issue_body(**{**MINIMAL, "cause": cause}), "--draft")
     assert (status, out, path) == (1, "", None) and "Traceback" not in err
     assert "a record file holds at most 262144" in err and "the longest answers: 原因 / Cause" in err
+
+
+def test_the_example_in_docs_sharing_is_what_the_command_makes(content, capsys):
+    """docs/SHARING.md shows complete.md's body, the record and the pull request's text: they stay true."""
+    doc = (ROOT / "docs" / "SHARING.md").read_text(encoding="utf-8")
+    message = content.parent / "pr.md"
+    status, _, _, path = convert(capsys, content, ISSUES / "complete.md", "--issue", "42", "--message", str(message))
+    assert status == 0
+    assert (ISSUES / "complete.md").read_text(encoding="utf-8").rstrip() in doc
+    assert f"```yaml\n{path.read_text(encoding='utf-8')}```" in doc
+    assert f"````markdown\n{message.read_text(encoding='utf-8').rstrip()}\n````" in doc

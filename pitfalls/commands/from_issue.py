@@ -635,8 +635,8 @@ def pull_request(issue: int | None, record_id: str, shown_path: str, errors: lis
     """The pull request's text: it closes the issue, says what was made and what a reviewer must still look at.
     Nothing from the issue appears outside a code block."""
     lines = [f"Closes #{issue}" if issue else "", "",
-             f"`{shown_path}`, written by `python -m pitfalls from-issue` from the answers of the "
-             f"{'issue #' + str(issue) if issue else 'issue'} / 由 issue 表单的回答自动生成。", "",
+             f"`{shown_path}`, written by `python -m pitfalls from-issue` from the answers of "
+             f"{'issue #' + str(issue) if issue else 'the issue'} / 由 issue 表单的回答自动生成。", "",
              "Before merging / 合并前请检查:", "",
              f"- [ ] the id `{record_id}` is the URL wanted (`/zh/{record_id}/`, `/en/{record_id}/`) / 网址 id 合适",
              "- [ ] category and tags; tags that do not exist yet are listed below / 分类和标签",

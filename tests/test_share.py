@@ -168,6 +168,14 @@ def test_a_step_button_copies_the_step_and_its_anchor(browser, site_url):
         assert clipboard(page)["text/plain"] == EXPECTED["en"] + "#symptoms"
 
 
+def test_without_javascript_no_button_shows(browser, site_url):
+    with offline_page(browser, site_url, java_script_enabled=False) as visit:
+        page = visit.page
+        page.goto(f"{site_url}en/cuda-out-of-memory/", wait_until="networkidle")
+        assert page.locator("button[data-pf-share]").count() == 8
+        assert [b.is_visible() for b in page.locator("button[data-pf-share]").all()] == [False] * 8
+
+
 def test_when_the_clipboard_refuses_the_text_is_shown_to_copy_by_hand(browser, site_url):
     with offline_page(browser, site_url) as visit:  # no clipboard permission; the copy command fails too
         page = entry_page(visit, site_url, "zh")

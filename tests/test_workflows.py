@@ -262,6 +262,7 @@ def test_the_proposal_workflow_grants_each_job_only_what_it_uses():
     data = yaml.safe_load(PROPOSAL.read_text(encoding="utf-8"))
     assert data[True] == {"issues": {"types": ["opened", "edited", "labeled"]}}
     assert "pitfall-proposal" in data["jobs"]["convert"]["if"]
+    assert "github.event.issue.state == 'open'" in data["jobs"]["convert"]["if"]  # a closed issue's edit makes nothing
     permissions = {name: job["permissions"] for name, job in data["jobs"].items()}
     assert permissions == {"convert": {"contents": "read"},
                            "pull-request": {"contents": "write", "pull-requests": "write"},

@@ -156,9 +156,13 @@ def _run(args) -> int:
         if args.message:
             _write_message(args.message, refused(args.issue, errors + conversion.notes))
         return 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("x", encoding="utf-8") as out:  # "x": never overwrite a record
-        out.write(text)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("x", encoding="utf-8") as out:  # "x": never overwrite a record, even in a race
+            out.write(text)
+    except OSError as err:
+        print(f"from-issue: cannot write {shown_path(path)}: {err.strerror}", file=sys.stderr)
+        return 2
     print(shown_path(path))
     print(f"wrote {shown_path(path)}" + (" (a draft with errors: fix them before it can be merged)" if errors else ""),
           file=sys.stderr)

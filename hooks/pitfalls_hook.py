@@ -93,6 +93,7 @@ def on_config(config):
     ui = ui_strings()[lang]
     other = ui["other_language_code"]
     config.site_name = ui["site_name"]
+    config.site_description = ui["site_description"]  # the meta description of pages without their own (404)
     site_root = config.site_url or DEFAULT_SITE_URL
     config.site_url = f"{site_root}{lang}/"
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
@@ -102,7 +103,8 @@ def on_config(config):
         config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     build.dates = entry_dates(build.base)
-    renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url)
+    renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url, repo_url=config.repo_url or "",
+                            site_url=config.site_url)
     if not settings.stock_search:
         # before MkDocs renders the pages, so the index's working memory is freed before every page is held
         build.search_dir = Path(tempfile.mkdtemp(prefix="pitfalls-search-"))

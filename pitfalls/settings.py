@@ -23,6 +23,8 @@ ENGINE_JS = ROOT / "static" / "assets" / "search" / "engine.js"
 """The search engine the browser runs; `pitfalls search` runs the same file under node."""
 SCHEMA_DIR = PACKAGE_DIR
 """The JSON Schemas (record, registry, synonyms, export); content files name them for editors."""
+PROPOSAL_FORM = ROOT / ".github" / "ISSUE_TEMPLATE" / "propose-pitfall.yml"
+"""The "propose a pitfall" issue form: `from-issue` reads its labels to find the answers in an issue's body."""
 
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 

@@ -18,7 +18,8 @@ import pytest
 from pitfalls.commands.build import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE_FIXTURES = {"site", "site_url", "tiny_site", "one_language_site", "hostile_site", "archive"}
+SITE_FIXTURES = {"site", "site_url", "tiny_site", "one_language_site", "hostile_site", "archive", "large_site",
+                 "large_site_url"}
 """Fixtures that build a whole site (in this file and in test modules)."""
 FIXTURES = Path(__file__).parent / "fixtures"
 CHROMIUM = "/usr/bin/chromium"
@@ -68,6 +69,28 @@ def site(tmp_path_factory) -> Path:
 def site_url(site, http_server) -> str:
     """Base URL of the built real site, served over HTTP."""
     return http_server(site)
+
+
+LARGE_ENTRIES = 450
+"""Generated records of `large_site`: past the home page's FULL_HOME_LIMIT, and enough for each of the four
+categories, the largest tags and the "recently updated" listing to need more than one page."""
+
+
+@pytest.fixture(scope="session")
+def large_site(tmp_path_factory) -> tuple[Path, Path]:
+    """(content, site) of LARGE_ENTRIES generated records (bench/generate.py), built once per session."""
+    from bench.generate import generate
+
+    work = tmp_path_factory.mktemp("large")
+    generate(LARGE_ENTRIES, work / "content", seed=3)
+    build_site(work / "site", content=work / "content")
+    return work / "content", work / "site"
+
+
+@pytest.fixture(scope="session")
+def large_site_url(large_site, http_server) -> str:
+    """Base URL of the large generated site, served over HTTP."""
+    return http_server(large_site[1])
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,6 @@
-"""Accessibility, in headless Chromium, of every page type in both languages on a phone and a desktop.
+"""Accessibility, in headless Chromium, of every page type in both languages on a phone and a desktop
+(PAGE_TYPES: the real content's pages, and the large home page and a listing's page 2 of conftest's
+generated `large_site`).
 
 - axe-core finds no violation (its default rules: WCAG 2.x A and AA, and best practices; none serious or
   critical, and none of lower impact either), Material's own markup included. axe-core is the npm package
@@ -31,14 +33,24 @@ PAGE_TYPES = {
     "category": "categories/training/",
     "tag": "tags/cuda/",
     "tag index": "tags/",
+    "recent": "recent/",
     "translations": "translations/",
     "404": "404.html",
     "search results": "?q={query}",
+    "large home": "",
+    "listing page 2": "categories/training/page/2/",
 }
+ON_LARGE_SITE = {"large home", "listing page 2"}
+"""Page types only a wiki past 100 entries has: opened on conftest's generated `large_site`."""
 
 
 def page_url(site_url: str, lang: str, page_type: str) -> str:
     return f"{site_url}{lang}/{PAGE_TYPES[page_type].format(query=quote(SEARCH_QUERY[lang]))}"
+
+
+def site_for(request, page_type: str) -> str:
+    """The base URL of the site that has pages of `page_type`: the real content's, or the large generated one's."""
+    return request.getfixturevalue("large_site_url" if page_type in ON_LARGE_SITE else "site_url")
 
 
 @pytest.fixture(scope="session")
@@ -88,13 +100,14 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.site
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page_type", list(PAGE_TYPES))
-def test_axe_finds_no_violation(browser, site_url, axe_path, page_type, lang, width):
+def test_axe_finds_no_violation(browser, request, axe_path, page_type, lang, width):
     """No serious or critical violation, and none of lower impact either (Material's unnamed code-block
     navs were a moderate one, landmark-unique)."""
-    with opened(browser, site_url, lang, page_type, width) as visit:
+    with opened(browser, site_for(request, page_type), lang, page_type, width) as visit:
         violations = axe_violations(visit.page, axe_path)
         where = f"{lang}/{PAGE_TYPES[page_type]} at {width} px"
         assert [v for v in violations if v["impact"] in ("serious", "critical")] == [], f"{where}:\n{describe(violations)}"
@@ -114,10 +127,12 @@ _MARK_LINKS = """() => {
 }"""
 
 
+@pytest.mark.site
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("page_type", ["home", "entry", "category", "tag", "tag index", "search results"])
-def test_links_keep_their_contrast_when_hovered_and_focused(browser, site_url, axe_path, page_type, lang):
-    with opened(browser, site_url, lang, page_type, 1280) as visit:
+@pytest.mark.parametrize("page_type", ["home", "entry", "category", "tag", "tag index", "recent", "search results",
+                                       "listing page 2"])
+def test_links_keep_their_contrast_when_hovered_and_focused(browser, request, axe_path, page_type, lang):
+    with opened(browser, site_for(request, page_type), lang, page_type, 1280) as visit:
         page = visit.page
         count = page.evaluate(_MARK_LINKS)
         assert count > 5

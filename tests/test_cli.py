@@ -70,7 +70,7 @@ def test_new_then_check_passes(content, capsys):
     schema = json.loads((ROOT / "pitfalls" / "record.schema.json").read_text(encoding="utf-8"))
     for field in schema["properties"]:  # every field, written out or (when it cannot be empty) commented out
         assert f"\n{field}:" in text or f"\n# {field}:" in text, field
-    assert 'zh: "学习率太大"' in text and "tags: [cuda, gpu-memory]" in text
+    assert "\n  zh: 学习率太大\n" in text and "tags: [cuda, gpu-memory]" in text
 
     status, out, err = run(capsys, "check", "--content", str(content), str(path))
     assert status == 0, out
@@ -98,7 +98,7 @@ def test_new_asks_on_a_terminal(content, capsys, monkeypatch):
     status, out, err = run(capsys, "new", "--content", str(content))
     assert status == 0, err
     text = (content / "entries" / "asked-entry.yml").read_text(encoding="utf-8")
-    assert "category: deployment" in text and 'en: "Asked title"' in text and f'zh: "{PLACEHOLDER}' in text
+    assert "category: deployment" in text and "en: Asked title\n" in text and f"zh: {PLACEHOLDER}：" in text
 
 
 @pytest.mark.parametrize("flags, message", [

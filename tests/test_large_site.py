@@ -3,6 +3,7 @@ reached by links from the home page, and no listing page grows with the number o
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections import deque
@@ -10,24 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from bench.generate import generate
-from pitfalls.commands.build import build_site
+from conftest import LARGE_ENTRIES as ENTRIES
 from pitfalls.pages.listings import FULL_HOME_LIMIT, HOME_RECENT, PAGE_SIZE
+from pitfalls.pages.render import PREVIEW_LIMIT
 from pitfalls.records.validate import load_knowledge_base
-
-ENTRIES = 450
-"""Past FULL_HOME_LIMIT, and enough for each of the four categories to need a second page."""
 
 pytestmark = pytest.mark.site
 
 
 @pytest.fixture(scope="module")
-def large(tmp_path_factory) -> tuple[Path, Path]:
-    """(content, site) of ENTRIES generated records."""
-    work = tmp_path_factory.mktemp("large")
-    generate(ENTRIES, work / "content", seed=3)
-    build_site(work / "site", content=work / "content")
-    return work / "content", work / "site"
+def large(large_site) -> tuple[Path, Path]:
+    """(content, site) of LARGE_ENTRIES generated records (conftest.py, shared with the accessibility test)."""
+    return large_site
 
 
 def page_links(site: Path, page: str) -> list[str]:
@@ -70,7 +65,7 @@ def test_the_large_home_page_summarizes_instead_of_listing_every_entry(large):
     listed = re.findall(r'<li><time[^>]*>[0-9-]+</time> <a href="([a-z0-9-]+)/">', home)
     assert len(listed) == 2 * HOME_RECENT  # recently updated, recently added
     for part in ('id="recently-updated"', 'id="recently-added"', 'id="tags"', 'href="recent/"',
-                 '<form class="pf-search" action="./" method="get" role="search">', 'name="q"'):
+                 '<form class="pf-search" action="./" method="get" role="search" aria-label="搜索条目">', 'name="q"'):
         assert part in home
     assert re.search(r'href="categories/training/">训练</a> <span class="pf-count">\d+ 条</span>', home)
 
@@ -95,3 +90,17 @@ def test_listings_are_split_into_linkable_pages_of_at_most_page_size(large):
     page2 = (site / "en" / "categories" / "training" / "page" / "2" / "index.html").read_text(encoding="utf-8")
     assert "<title>Category: Training · page 2 - Pitfall Guide</title>" in page2
     assert re.search(r"\d+ entries · page 2 of \d+", page2)
+
+
+def test_pages_after_the_first_have_a_meta_description_of_their_own(large):
+    """Lighthouse's SEO audit asks every page for one: page 2 of a listing says which page it is and what it lists."""
+    _, site = large
+    seen = set()
+    for page in ("en/categories/training/page/2/", "zh/categories/deployment/page/2/", "en/recent/page/2/", "zh/recent/page/3/"):
+        text = (site / page / "index.html").read_text(encoding="utf-8")
+        description = html.unescape(re.search(r'<meta name="description" content="([^"]*)">', text).group(1))
+        assert len(description) <= PREVIEW_LIMIT and description not in seen, page
+        seen.add(description)
+    assert description.startswith("最近更新 · 第 3 页 · 450 条：")
+    page2 = (site / "en/categories/training/page/2/index.html").read_text(encoding="utf-8")
+    assert re.search(r'<meta name="description" content="Category: Training · page 2 · \d+ entries: [^"]+">', page2)

@@ -77,3 +77,37 @@ def test_home_page_title_names_the_site_once(site):
         assert title_of(tags) == f"{ui_strings()[lang]['all_tags']} - {name}"
     entry = (site / "en" / "cuda-out-of-memory" / "index.html").read_text(encoding="utf-8")
     assert title_of(entry) == "Out of GPU memory (CUDA out of memory) - Pitfall Guide"
+
+
+def described_pages(site) -> dict[str, str]:
+    """Every themed HTML page of both language sites (alias redirects, which are not themed, left out) → its HTML."""
+    pages = {}
+    for path in sorted(site.glob("*/**/*.html")):
+        text = path.read_text(encoding="utf-8")
+        if 'http-equiv="refresh"' not in text:
+            pages[path.relative_to(site).as_posix()] = text
+    return pages
+
+
+def test_every_page_type_has_a_meta_description_of_its_own(site):
+    """Lighthouse's SEO audit asks every page for a meta description; category, tag, tag index, recent and
+    translation pages had none. Each says what the page lists, in its language, in at most 200 characters."""
+    pages = described_pages(site)
+    assert {"zh/categories/training/index.html", "en/tags/index.html", "zh/recent/index.html",
+            "en/translations/index.html", "zh/404.html"} <= pages.keys()
+    descriptions = {}
+    for path, page in pages.items():
+        description = meta(page, 'name="description"')
+        assert description.strip() and len(description) <= PREVIEW_LIMIT, path
+        assert meta(page, 'property="og:description"') == description, path
+        descriptions[path] = description
+    assert descriptions["zh/categories/training/index.html"].startswith("分类：训练 · 4 条：")
+    assert "Out of GPU memory (CUDA out of memory)" in descriptions["en/categories/training/index.html"]
+    assert descriptions["en/tags/ssh/index.html"].startswith("Tag: #SSH · 2 entries: ")
+    assert descriptions["zh/tags/index.html"].startswith("按 ") and "#CUDA" in descriptions["zh/tags/index.html"]
+    assert descriptions["en/recent/index.html"].startswith("Recently updated · 12 entries: ")
+    assert descriptions["zh/translations/index.html"].startswith("条目的翻译进度：中文 ")
+    assert descriptions["en/404.html"] == ui_strings()["en"]["site_description"]
+    # only the 404 page falls back to the site's description: every other page describes itself
+    listed = {path: d for path, d in descriptions.items() if not path.endswith("404.html")}
+    assert len(set(listed.values())) == len(listed)

@@ -198,7 +198,7 @@ def _markdown(source: str) -> str:
 
 ALLOWED_TAGS = {"a", "br", "code", "dd", "div", "dl", "dt", "em", "h1", "h2", "li", "ol", "p", "pre", "span",
                 "strong", "ul", "time", "html", "head", "meta", "title", "link", "body", "table", "thead",
-                "tbody", "tr", "th", "td"}
+                "tbody", "tr", "th", "td", "button"}  # button: "copy for chat", whose texts are attributes
 
 
 class Tags(HTMLParser):

@@ -4,10 +4,12 @@ they name exists in the repository (so CI cannot drift from the code it runs).""
 from __future__ import annotations
 
 import argparse
+import base64
 import fnmatch
 import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +21,7 @@ from pitfalls.commands.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+ISSUE_FORMS = sorted(p for p in (ROOT / ".github" / "ISSUE_TEMPLATE").glob("*.yml") if p.name != "config.yml")
 DOCS = [ROOT / "CONTRIBUTING.md", ROOT / ".github" / "pull_request_template.md"]
 
 
@@ -37,7 +40,7 @@ def run_lines(workflow: Path) -> list[str]:
     for job in data["jobs"].values():
         for step in job["steps"]:
             script = step.get("run", "").replace("\\\n", " ")
-            lines += [line.split(" #")[0].strip() for line in script.splitlines()
+            lines += [re.split(r"\s#\s", line)[0].strip() for line in script.splitlines()
                       if line.strip() and not line.strip().startswith("#")]
     return lines
 
@@ -49,7 +52,7 @@ def make_targets() -> set[str]:
 
 def check_pitfalls_command(words: list[str]) -> None:
     """`python -m pitfalls …` arguments parse with the real command line (unknown flags fail)."""
-    args = [re.sub(r"^\$\w+$|^\$\{?\w+\}?$", "placeholder", w) for w in words]
+    args = [re.sub(r"^\$\w+$|^\$\{?\w+\}?$", "1", w) for w in words]  # a variable: a number fits any option
     try:
         parsed, unknown = cli_parser().parse_known_args(args)
     except (argparse.ArgumentError, SystemExit) as err:
@@ -58,10 +61,16 @@ def check_pitfalls_command(words: list[str]) -> None:
 
 
 def commands_in(line: str) -> list[list[str]]:
-    """The simple commands of a shell line (split at ;, &&, ||, |), as words."""
+    """The simple commands of a shell line (split at ;, &&, ||, |), as words, without redirections."""
     words = shlex.split(line.replace("$(", " ").replace(")", " "), comments=True)
-    commands, current = [], []
+    commands, current, redirected = [], [], False
     for word in words:
+        if redirected:  # the target of a redirection
+            redirected = False
+            continue
+        if re.fullmatch(r"\d?(>>?|<)", word):
+            redirected = True
+            continue
         if word in (";", "&&", "||", "|") or word.endswith(";"):
             if word.endswith(";") and word != ";":
                 current.append(word[:-1])
@@ -150,7 +159,7 @@ def test_zizmor_finds_nothing():
 
 @pytest.mark.parametrize("schema, files", [
     ("vendor.github-workflows", WORKFLOWS),
-    ("vendor.github-issue-forms", [ROOT / ".github/ISSUE_TEMPLATE/propose-pitfall.yml"]),
+    ("vendor.github-issue-forms", ISSUE_FORMS),
     ("vendor.github-issue-config", [ROOT / ".github/ISSUE_TEMPLATE/config.yml"]),
 ])
 def test_github_files_match_githubs_schemas(schema, files):
@@ -190,7 +199,7 @@ def test_deploy_workflow_publishes_to_pages_from_main():
 @pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
 def test_commands_in_contributor_docs_exist(doc):
     text = doc.read_text(encoding="utf-8")
-    mentioned = re.findall(r"python -m pitfalls ([a-z]+)", text)
+    mentioned = re.findall(r"python -m pitfalls ([a-z][a-z-]*)", text)
     assert mentioned
     assert set(mentioned) <= set(cli_parser()._subparsers._group_actions[0].choices)
     assert set(re.findall(r"`make ([a-z]+)`", text)) <= make_targets()
@@ -225,10 +234,123 @@ def test_issue_form_mirrors_the_record():
     form = yaml.safe_load((ROOT / ".github/ISSUE_TEMPLATE/propose-pitfall.yml").read_text(encoding="utf-8"))
     ids = {item["id"] for item in form["body"] if "id" in item}
     schema = json.loads((ROOT / "pitfalls/record.schema.json").read_text(encoding="utf-8"))
-    # id and aliases are the maintainer's choice (the URL), not the proposer's
+    # aliases are the maintainer's choice; the id field is optional (`from-issue` makes one from the title)
     assert set(schema["properties"]) - {"id", "aliases"} <= ids
     required = {item["id"] for item in form["body"] if item.get("validations", {}).get("required")}
     assert set(schema["required"]) - {"id"} <= required
     category = next(item for item in form["body"] if item.get("id") == "category")
     keys = [option.split(" ")[0] for option in category["attributes"]["options"]]
     assert keys == list(yaml.safe_load((ROOT / "content/categories.yml").read_text(encoding="utf-8")))
+
+
+# --- the proposal workflow: an issue becomes a pull request ---
+
+PROPOSAL = ROOT / ".github/workflows/proposal.yml"
+
+
+def test_no_workflow_puts_an_expression_inside_a_script():
+    """`${{ … }}` inside `run:` is pasted into the script before the shell reads it: text from an issue or a
+    branch name would run as code. Values reach scripts through `env:` only."""
+    for workflow in WORKFLOWS:
+        data = yaml.safe_load(workflow.read_text(encoding="utf-8"))
+        for name, job in data["jobs"].items():
+            for step in job["steps"]:
+                assert "${{" not in step.get("run", ""), f"{workflow.name}: job {name}: {step.get('name')}"
+
+
+def test_the_proposal_workflow_grants_each_job_only_what_it_uses():
+    data = yaml.safe_load(PROPOSAL.read_text(encoding="utf-8"))
+    assert data[True] == {"issues": {"types": ["opened", "edited", "labeled"]}}
+    assert "pitfall-proposal" in data["jobs"]["convert"]["if"]
+    assert "github.event.issue.state == 'open'" in data["jobs"]["convert"]["if"]  # a closed issue's edit makes nothing
+    permissions = {name: job["permissions"] for name, job in data["jobs"].items()}
+    assert permissions == {"convert": {"contents": "read"},
+                           "pull-request": {"contents": "write", "pull-requests": "write"},
+                           "comment": {"issues": "write"}}
+    for name in ("pull-request", "comment"):  # the jobs that may write run none of the repository's code
+        job = data["jobs"][name]
+        assert job["needs"] == "convert" and all("uses" not in step for step in job["steps"])
+    text = PROPOSAL.read_text(encoding="utf-8")
+    # the issue's text is read in one place, into an environment variable
+    assert text.count("github.event.issue.body") == 1
+    assert data["jobs"]["convert"]["steps"][-1]["env"]["BODY"] == "${{ github.event.issue.body }}"
+    setup = next(s for s in data["jobs"]["convert"]["steps"] if s.get("uses", "").startswith("actions/setup-python"))
+    assert "cache" not in setup["with"]  # a run anyone can start writes no cache that deploy.yml would read
+    form = yaml.safe_load((ROOT / ".github/ISSUE_TEMPLATE/propose-pitfall.yml").read_text(encoding="utf-8"))
+    assert form["labels"] == ["pitfall-proposal"]
+
+
+def _script(job: str) -> tuple[str, dict]:
+    data = yaml.safe_load(PROPOSAL.read_text(encoding="utf-8"))
+    step = data["jobs"][job]["steps"][-1]
+    return step["run"], step.get("env", {})
+
+
+def test_the_convert_step_passes_a_hostile_issue_on_as_data(tmp_path):
+    """The step's script, run by bash as Actions runs it, on an issue whose text tries the shell: the command
+    gets the text as a file, and the outputs are a status, a slug and base64."""
+    script, env = _script("convert")
+    assert set(env) == {"BODY", "ISSUE"}
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    # the same script, with the record written into the copy of the content
+    script = script.replace("python -m pitfalls from-issue", f"{sys.executable} -m pitfalls from-issue --content {content}")
+    body = (ROOT / "tests/fixtures/issues/minimal.md").read_text(encoding="utf-8").replace(
+        "SSH 连上就断 / SSH disconnects right after login",
+        "SSH 连上就断 $(touch pwned1) `touch pwned2` \"; touch pwned3; \" / SSH disconnects $HOME ${{ github.token }}")
+    output = tmp_path / "output"
+    runner = {"BODY": body, "ISSUE": "17", "RUNNER_TEMP": str(tmp_path), "GITHUB_OUTPUT": str(output),
+              "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=runner, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    outputs = dict(line.split("=", 1) for line in output.read_text().splitlines())
+    assert outputs["status"] == "0" and outputs["id"] == "ssh-disconnects-home-github-token"
+    record = base64.b64decode(outputs["record"]).decode()
+    assert "$(touch pwned1)" in record and not list(tmp_path.glob("pwned*"))
+    assert base64.b64decode(outputs["message"]).decode().startswith("Closes #17\n")
+    # a body that is not the form's: no record, a message for the comment, and the step does not fail
+    output.unlink()
+    result = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env={**runner, "BODY": "hello"},
+                            capture_output=True, text=True, timeout=120)
+    outputs = dict(line.split("=", 1) for line in output.read_text().splitlines())
+    assert result.returncode == 0 and outputs.keys() == {"status", "message"} and outputs["status"] == "2"
+    assert "not the body of the 'propose a pitfall' issue form" in base64.b64decode(outputs["message"]).decode()
+
+
+FAKE_GH = """#!/bin/bash
+printf '%s\\n' "$*" >> "$GH_LOG"
+case "$*" in
+  "api repos/team/wiki/git/ref/heads/main --jq .object.sha") echo 0123abc ;;
+  "api repos/team/wiki/git/ref/heads/pitfall-proposal/issue-17 --silent") exit 1 ;;
+esac
+"""
+
+
+@pytest.mark.parametrize("record_id, calls", [
+    ("ssh-keepalive", [
+        "api repos/team/wiki/git/ref/heads/main --jq .object.sha",
+        "api repos/team/wiki/git/ref/heads/pitfall-proposal/issue-17 --silent",
+        "api -X POST repos/team/wiki/git/refs -f ref=refs/heads/pitfall-proposal/issue-17 -f sha=0123abc --silent",
+        "api -X PUT repos/team/wiki/contents/content/entries/ssh-keepalive.yml -f branch=pitfall-proposal/issue-17 "
+        "-f message=Add ssh-keepalive (proposed in #17) -f content=aWQ6IHNzaC1rZWVwYWxpdmUK --silent",
+        "pr list --repo team/wiki --head pitfall-proposal/issue-17 --state open --json number --jq .[0].number // empty",
+        "pr create --repo team/wiki --base main --head pitfall-proposal/issue-17 --title Add pitfall ssh-keepalive (#17) "
+        "--body-file {temp}/body.md"]),
+    ("../../x; rm -rf ~", []),  # not an id: nothing is called
+])
+def test_the_pull_request_step_commits_through_the_api_and_opens_the_pull_request(tmp_path, record_id, calls):
+    script, env = _script("pull-request")
+    assert set(env) == {"GH_TOKEN", "REPO", "BASE", "ISSUE", "ID", "RECORD", "MESSAGE"}
+    (tmp_path / "gh").write_text(FAKE_GH)
+    (tmp_path / "gh").chmod(0o755)
+    log = tmp_path / "gh.log"
+    runner = {"GH_TOKEN": "t", "REPO": "team/wiki", "BASE": "main", "ISSUE": "17", "ID": record_id,
+              "RECORD": base64.b64encode(b"id: ssh-keepalive\n").decode(), "MESSAGE": base64.b64encode(b"Closes #17\n").decode(),
+              "RUNNER_TEMP": str(tmp_path), "GH_LOG": str(log), "PATH": f"{tmp_path}:/usr/bin:/bin"}
+    result = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=runner, capture_output=True, text=True, timeout=60)
+    made = log.read_text().splitlines() if log.exists() else []
+    assert made == [call.format(temp=tmp_path) for call in calls]
+    assert result.returncode == (0 if calls else 1)
+    if calls:
+        assert (tmp_path / "body.md").read_text() == "Closes #17\n"

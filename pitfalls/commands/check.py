@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 from ..git import git
 from ..pages.translations import coverage_report
 from ..records.duplicates import existing_entries, fingerprint, matches
-from ..records.load import Problem, YamlDocument, field_name
+from ..records.load import Problem, YamlDocument, field_name, read_yaml
 from ..records.model import LANGUAGES
 from ..records.schema import file_label
 from ..records.validate import ContentCheck, inspect_content
@@ -157,11 +157,26 @@ def advice(checked: ContentCheck, new: set[str]) -> list[Problem]:
         cutter = checked.segmenter()
         existing = existing_entries(checked, cutter)
         for label in sorted(new & checked.documents.keys()):
-            doc = checked.documents[label]
-            for match in matches(fingerprint(label, doc.data, cutter), existing):
-                warnings.append(_warning(doc, ("title",), f"probably the same pitfall as {match.describe()}; "
-                                                          "extend that entry, or say how this one differs"))
+            warnings += _duplicate_warnings(checked.documents[label], existing, cutter)
     return warnings
+
+
+def _duplicate_warnings(doc: YamlDocument, existing: list, cutter) -> list[Problem]:
+    return [_warning(doc, ("title",), f"probably the same pitfall as {match.describe()}; extend that entry, or say how "
+                                      "this one differs") for match in matches(fingerprint(doc.label, doc.data, cutter), existing)]
+
+
+def draft_report(checked: ContentCheck, path: Path, text: str) -> list[Problem]:
+    """What `check` would report on a new record file at `path` holding `text`, without writing it: its errors
+    (`ContentCheck.draft_problems`: every rule of the build), or, when it has none, its warnings, probable
+    duplicates of existing entries included."""
+    errors = checked.draft_problems(path, text)
+    if errors:
+        return errors
+    doc, _ = read_yaml(path, file_label(path, checked.content_dir.parent), text.encode("utf-8"))
+    cutter = checked.segmenter()
+    others = [entry for entry in existing_entries(checked, cutter) if entry.fingerprint.source != doc.label]
+    return record_advice(doc) + _duplicate_warnings(doc, others, cutter)
 
 
 def _warning(doc: YamlDocument, path: tuple, message: str) -> Problem:

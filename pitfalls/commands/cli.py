@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import argparse
 
-from . import build, check, dist, linkcheck, match, new, search, serve, similar
+from . import build, check, dist, from_issue, linkcheck, match, new, search, serve, similar
 
 DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 / command-line tool.
 每个命令的详细用法 / details of each command: pitfalls COMMAND --help
 """
 
 
-COMMANDS = [check.register, build.register, serve.register, linkcheck.register, new.register, similar.register,
-            search.register, dist.register, match.register]
+COMMANDS = [check.register, build.register, serve.register, linkcheck.register, new.register, from_issue.register,
+            similar.register, search.register, dist.register, match.register]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,65 +18,41 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..records.duplicates import existing_entries, fingerprint, matches, source_label
+from ..records.load import MAX_FILE_BYTES, quoted_scalar, read_yaml, yaml_scalar
 from ..records.model import Label
 from ..records.registries import Registry, entry_yaml, text_with_entries
 from ..records.schema import SLUG, slug_problem
 from ..records.validate import ContentCheck, inspect_content
-from ..settings import CONTENT_DIR, ROOT
+from ..settings import CONTENT_DIR, ROOT, SCHEMA_DIR
 
 PLACEHOLDER = "TODO(new)"
 """Marks scaffold text still to be written; `check` warns wherever it is left."""
 PLACEHOLDER_URL = "https://example.com/"
 """The scaffold's reference URL: a domain reserved for examples, which `check` flags like PLACEHOLDER."""
 
-SCAFFOLD = """\
-# yaml-language-server: $schema=../../pitfalls/record.schema.json
-# 新条目 / new entry. Replace every {mark}, delete optional fields you cannot fill, then run:
-#   python -m pitfalls check {path}
-#   python -m pitfalls similar {path}
-# Field reference: docs/CONTENT.md. A text may be written in only zh or only en for now.
-id: {id}  # permanent URL /zh/{id}/ and /en/{id}/; equals the file name
-category: {category}  # one key of content/categories.yml
-title:  # short name of the pitfall, as a reader would describe it (one line)
-  zh: {title_zh}
-  en: {title_en}
-quick_fix:  # the fix in one line: what to do first; shown at the top and in link previews
-  zh: "{mark}：一句话写出最快的修复"
-  en: "{mark}: the fix in one line"
-symptoms:  # what the reader sees, in the order they meet it
-  # a plain string is an error message, copied exactly as it appears (same in both languages)
-  - {symptom}
-  # a {{zh, en}} mapping describes a behaviour in words
-  - zh: "{mark}：描述现象"
-    en: "{mark}: describe the behaviour"
-steps:  # diagnosis and fix, in order; `code` is a command shown as a copyable block
-  - zh: "{mark}：第一步做什么"
-    en: "{mark}: what to do first"
-    code: "{mark}: the command to run"
-tags: [{tags}]  # keys of content/tags.yml
-cause:  # why it happens: the root cause
-  zh: "{mark}：根本原因"
-  en: "{mark}: the root cause"
-environment:  # where it was seen, free text; delete the lines you do not know
-  os: "{mark}: e.g. Ubuntu 22.04"
-  gpu: "{mark}: e.g. RTX 4090"
-  driver: "{mark}: e.g. 535.104"
-  cuda: "{mark}: e.g. 12.1"
-  python: "{mark}: e.g. 3.11"
-  frameworks: "{mark}: e.g. PyTorch 2.1"
-verification:  # how to confirm the fix worked
-  zh: "{mark}：怎样确认已经修好"
-  en: "{mark}: how to confirm it is fixed"
-  code: "{mark}: a command whose output shows it"
-references:  # further reading: page title and http(s) URL
-  - title: "{mark}: page title"
-    url: {placeholder_url}
-related: []  # ids of other entries worth reading next, e.g. [cuda-out-of-memory]
-# signatures:  # optional: patterns that find this error in a log (`python -m pitfalls match`), docs/SIGNATURES.md
-#   - exact: "RuntimeError: CUDA out of memory. Tried to allocate <size>"
-last_verified: {today}  # YYYY-MM-DD when someone last confirmed the fix works
-aliases: []  # former ids of this entry (only when renaming one); their URLs redirect here
-"""
+FIELD_NOTES = {
+    "id": "permanent URL /zh/<id>/ and /en/<id>/; equals the file name",
+    "category": "one key of content/categories.yml",
+    "title": "short name of the pitfall, as a reader would describe it (one line)",
+    "quick_fix": "the fix in one line: what to do first; shown at the top and in link previews",
+    "symptoms": "what the reader sees, in the order they meet it",
+    "steps": "diagnosis and fix, in order; `code` is a command shown as a copyable block",
+    "tags": "keys of content/tags.yml",
+    "cause": "why it happens: the root cause",
+    "environment": "where it was seen, free text; delete the lines you do not know",
+    "verification": "how to confirm the fix worked",
+    "references": "further reading: page title and http(s) URL",
+    "related": "ids of other entries worth reading next, e.g. [cuda-out-of-memory]",
+    "last_verified": "YYYY-MM-DD when someone last confirmed the fix works",
+    "aliases": "former ids of this entry (only when renaming one); their URLs redirect here",
+    "signatures": "optional: patterns that find this error in a log (`python -m pitfalls match`), docs/SIGNATURES.md",
+}
+"""The comment on each field's line in the files `new` and `from-issue` write."""
+FIELDS = tuple(json.loads((SCHEMA_DIR / "record.schema.json").read_text(encoding="utf-8"))["properties"])
+"""The record's fields in the order the schema lists them, which is the order records are written in."""
+FLOW_LISTS = ("tags", "related", "aliases")
+"""Lists of keys, written on one line (`tags: [cuda, oom]`) when every item is a key."""
+SCHEMA_COMMENT = "# yaml-language-server: $schema=../../pitfalls/record.schema.json"
 
 
 class NewError(Exception):
@@ -127,13 +103,13 @@ def _run(args) -> int:
     except (EOFError, KeyboardInterrupt):
         print("\nnew: cancelled", file=sys.stderr)
         return 2
-    print(_shown(path))
+    print(shown_path(path))
     if title_zh or title_en or symptom:  # like a Q&A site before you post: is it already there?
         cutter = checked.segmenter()
         data = {"title": {"zh": title_zh, "en": title_en}, "symptoms": [symptom] if symptom else []}
         for match in matches(fingerprint(source_label(path, checked.documents), data, cutter), existing_entries(checked, cutter)):
             print(f"similar existing entry / 相似条目: {match.describe()}", file=sys.stderr)
-    print(f"wrote {_shown(path)}: replace every {PLACEHOLDER}, then run `python -m pitfalls check {_shown(path)}`",
+    print(f"wrote {shown_path(path)}: replace every {PLACEHOLDER}, then run `python -m pitfalls check {shown_path(path)}`",
           file=sys.stderr)
     return 0
 
@@ -196,14 +172,92 @@ def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[st
     path = checked.content_dir / "entries" / f"{record_id}.yml"
     if path.exists():
         raise NewError(f"id {record_id!r} is already used by {path}")
-    text = SCAFFOLD.format(
-        mark=PLACEHOLDER, path=_shown(path), id=record_id, category=category, tags=", ".join(tags),
-        title_zh=_quoted(title_zh or f"{PLACEHOLDER}：一句话标题"),
-        title_en=_quoted(title_en or f"{PLACEHOLDER}: a one-line title"),
-        symptom=_quoted(symptom or f"{PLACEHOLDER}: paste the exact error message"), placeholder_url=PLACEHOLDER_URL,
-        today=datetime.date.today().isoformat(),
-    )
-    return path, text
+    mark = PLACEHOLDER
+    data = {
+        "id": record_id, "category": category,
+        "title": {"zh": title_zh or f"{mark}：一句话标题", "en": title_en or f"{mark}: a one-line title"},
+        "quick_fix": {"zh": f"{mark}：一句话写出最快的修复", "en": f"{mark}: the fix in one line"},
+        "symptoms": [symptom or f"{mark}: paste the exact error message",
+                     {"zh": f"{mark}：描述现象", "en": f"{mark}: describe the behaviour"}],
+        "steps": [{"zh": f"{mark}：第一步做什么", "en": f"{mark}: what to do first", "code": f"{mark}: the command to run"}],
+        "tags": tags,
+        "cause": {"zh": f"{mark}：根本原因", "en": f"{mark}: the root cause"},
+        "environment": {"os": f"{mark}: e.g. Ubuntu 22.04", "gpu": f"{mark}: e.g. RTX 4090", "driver": f"{mark}: e.g. 535.104",
+                        "cuda": f"{mark}: e.g. 12.1", "python": f"{mark}: e.g. 3.11", "frameworks": f"{mark}: e.g. PyTorch 2.1"},
+        "verification": {"zh": f"{mark}：怎样确认已经修好", "en": f"{mark}: how to confirm it is fixed",
+                         "code": f"{mark}: a command whose output shows it"},
+        "references": [{"title": f"{mark}: page title", "url": PLACEHOLDER_URL}],
+        "related": [],
+        "last_verified": datetime.date.today().isoformat(),
+        "aliases": [],
+    }
+    header = (f"# 新条目 / new entry. Replace every {mark}, delete optional fields you cannot fill, then run:\n"
+              f"#   python -m pitfalls check {shown_path(path)}\n"
+              f"#   python -m pitfalls similar {shown_path(path)}\n"
+              "# Field reference: docs/CONTENT.md. A text may be written in only zh or only en for now.")
+    notes = {("symptoms", 0): "a plain string is an error message, copied exactly as it appears (same in both languages)",
+             ("symptoms", 1): "a {zh, en} mapping describes a behaviour in words"}
+    commented = {"signatures": 'signatures:\n  - exact: "RuntimeError: CUDA out of memory. Tried to allocate <size>"'}
+    return path, record_yaml(data, header, notes, commented)
+
+
+def record_yaml(data: dict, header: str = "", notes: dict[tuple, str] | None = None,
+                commented: dict[str, str] | None = None) -> str:
+    """A record's file: the schema comment, `header` (comment lines), then the fields of `data` in the schema's
+    order, each with its FIELD_NOTES comment; `notes` are comment lines above list items (`("symptoms", 0)`), and
+    `commented` holds YAML written as comments where an absent field would be. Comments are the caller's own
+    text, never content. Every text is a `yaml_scalar` (a literal block when it has several lines and reads back
+    as itself), and the file must read back as exactly `data`: else every text is written double-quoted.
+    ValueError when the file would be larger than a record file may be."""
+    for plain in (True, False):
+        lines = [SCHEMA_COMMENT, *header.splitlines()]
+        for name in [n for n in FIELDS if n in data or n in (commented or {})]:
+            if name not in data:
+                lines += [f"# {line}" for line in commented[name].splitlines()]
+                lines[-len(commented[name].splitlines())] += f"  # {FIELD_NOTES[name]}"
+                continue
+            lines += _field_lines(name, data[name], notes or {}, plain)
+        text = "\n".join(lines) + "\n"
+        size = len(text.encode("utf-8"))
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"the record would be {size} bytes; a record file holds at most {MAX_FILE_BYTES} "
+                             "(docs/CONTENT.md, Limits)")
+        doc, _ = read_yaml(Path("draft.yml"), "draft", text.encode("utf-8"))
+        if doc is not None and doc.data == data:
+            return text
+    raise ValueError("the record cannot be written as YAML that reads back the same")  # a bug, not bad input
+
+
+def _field_lines(name: str, value: object, notes: dict[tuple, str], plain: bool) -> list[str]:
+    note = f"  # {FIELD_NOTES[name].replace('<id>', str(value))}" if name == "id" else f"  # {FIELD_NOTES[name]}"
+    if name in FLOW_LISTS and all(isinstance(item, str) and SLUG.match(item) for item in value):
+        return [f"{name}: [{', '.join(value)}]{note}"]
+    if isinstance(value, str):
+        return _scalar_lines(f"{name}: ", value, 0, note, plain)
+    if isinstance(value, dict):
+        return [f"{name}:{note}", *_mapping_lines(value, 2, plain)]
+    lines = [f"{name}:{note}"]
+    for index, item in enumerate(value):
+        lines += [f"  # {line}" for line in notes.get((name, index), "").splitlines()]
+        if isinstance(item, dict):
+            inner = _mapping_lines(item, 4, plain)
+            lines += ["  - " + inner[0][4:], *inner[1:]]
+        else:
+            lines += _scalar_lines("  - ", item, 2, "", plain)
+    return lines
+
+
+def _mapping_lines(value: dict, indent: int, plain: bool) -> list[str]:
+    return [line for key, item in value.items() for line in _scalar_lines(f"{' ' * indent}{key}: ", item, indent, "", plain)]
+
+
+def _scalar_lines(prefix: str, text: str, indent: int, note: str, plain: bool) -> list[str]:
+    """`text` after `prefix`: a literal block (`|-`) when it has several lines and can be one, else one scalar."""
+    lines = text.split("\n")
+    if plain and len(lines) > 1 and not lines[0].startswith(" ") and "\t" not in text and "\r" not in text \
+            and all(line == line.rstrip() for line in lines) and lines[-1]:
+        return [f"{prefix}|-{note}", *((" " * (indent + 2) + line) if line else "" for line in lines)]
+    return [prefix + (yaml_scalar(text) if plain else quoted_scalar(text)) + note]
 
 
 def write_scaffold(checked: ContentCheck, path: Path, text: str) -> None:
@@ -219,11 +273,7 @@ def _refuse(problems: list) -> None:
         raise NewError("\n".join(f"{p.field}: {p.message}" for p in problems))  # as `check` names them
 
 
-def _quoted(text: str) -> str:
-    """`text` as a YAML scalar: a JSON string is a valid YAML double-quoted string."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
+    """How messages name a file: from the project root when it lies inside, else its absolute path."""
     path = path.resolve()
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()

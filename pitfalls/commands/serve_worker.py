@@ -60,7 +60,8 @@ class LanguageBuild:
             raise ContentShapeChanged
         old = build.renderer
         dates = entry_dates(base)
-        renderer = SiteRenderer(base, build.lang, dates=dates, edit_url=old.common["edit_url"], env=old.env, previous=old.index)
+        renderer = SiteRenderer(base, build.lang, dates=dates, edit_url=old.common["edit_url"], repo_url=old.repo_url,
+                                site_url=old.site_url, env=old.env, previous=old.index)
         plan, rendered = renderer.plan(), {}
         for key, item in plan.items():
             earlier = build.plan.get(key)

@@ -18,9 +18,10 @@ import yaml
 from markupsafe import Markup, escape
 
 from ..records.model import KnowledgeBase, Record
-from ..settings import TEMPLATES_DIR
+from ..settings import DEFAULT_SITE_URL, TEMPLATES_DIR
 from .dates import EntryDates
 from .listings import Group, ListingPage, SiteIndex
+from .share import ChatSummary, chat_summary, feedback_url
 from .translations import coverage
 
 
@@ -74,7 +75,15 @@ def environment() -> jinja2.Environment:
     env.filters["blocks"] = block_markup
     env.filters["plain"] = plain_text
     env.filters["md_text"] = markdown_text
+    env.filters["attr"] = attribute_value
     return env
+
+
+def attribute_value(text: str) -> Markup:
+    """`text` for a double-quoted HTML attribute: escaped even when it is markup already (an attribute that
+    holds HTML, for a script to use), with line breaks as character references, so a multi-line value stays
+    on one line of the page's raw HTML (which Markdown passes through)."""
+    return Markup(str(escape(str(text))).replace("\r", "").replace("\n", "&#10;"))
 
 
 # --- the markup subset: `code`, ```fenced code```, *em*, **strong**, [text](http(s)://…) ---
@@ -180,12 +189,18 @@ class SiteRenderer:
     """Renders every page of one language site from the knowledge base."""
 
     def __init__(self, base: KnowledgeBase, lang: str, *, dates: dict[str, EntryDates] | None = None,
-                 edit_url: str = "", env: jinja2.Environment | None = None, previous: SiteIndex | None = None):
-        """`dates`: entry_dates(base), read from git when not given; `previous`: see SiteIndex."""
+                 edit_url: str = "", repo_url: str = "", site_url: str = "", env: jinja2.Environment | None = None,
+                 previous: SiteIndex | None = None):
+        """`dates`: entry_dates(base), read from git when not given; `edit_url`: where "edit this record" links
+        point, the record's path appended; `repo_url`: the repository, whose forge's new-issue page the feedback
+        link opens (none when empty); `site_url`: this language site's public root URL (`…/zh/`), for the
+        permanent URLs that "copy for chat" copies (default: the default site URL's); `previous`: see SiteIndex."""
         self.base, self.lang = base, lang
         self.index = SiteIndex(base, dates, previous)
         self.env = env or environment()
         self.ui = ui_strings()[lang]
+        self.repo_url = repo_url
+        self.site_url = site_url or f"{DEFAULT_SITE_URL}{lang}/"
         self.common = {"lang": lang, "ui": self.ui, "index": self.index, "dates": self.index.dates, "edit_url": edit_url}
 
     def pages(self) -> list[RenderedPage]:
@@ -226,33 +241,71 @@ class SiteRenderer:
         title = plain_text(record.title.get(self.lang))
         description = preview_description(self.ui["preview"], title, plain_text(record.symptoms[0].text.get(self.lang)),
                                           plain_text(record.quick_fix.get(self.lang)))
-        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record), title, description,
-                            {"og_type": "article"})
+        url = f"{self.site_url}{record.id}/"
+        feedback = feedback_url(self.repo_url, self.ui, record.id, title, url, record.last_verified)
+        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record, share=self.chat_summaries(record),
+                                                            feedback_url=feedback),
+                            title, description, {"og_type": "article"})
+
+    def chat_summaries(self, record: Record) -> dict[str, ChatSummary]:
+        """What the entry's "copy for chat" buttons copy, by the anchor they link to ("" for the entry itself):
+        the title, the first symptom, the quick fix, the step of a step's button, the permanent URL."""
+        url = f"{self.site_url}{record.id}/"
+        first = record.symptoms[0]
+        parts = {"title": plain_text(record.title.get(self.lang)),
+                 "symptom": shorten(plain_text(first.text.get(self.lang)), PREVIEW_LIMIT),
+                 "symptom_is_message": first.verbatim, "fix": shorten(plain_text(record.quick_fix.get(self.lang)), 300)}
+        summaries = {"": chat_summary(self.ui, url, **parts),
+                     "symptoms": chat_summary(self.ui, f"{url}#symptoms", **parts)}
+        for number, step in enumerate(record.steps, 1):
+            text = shorten(plain_text(step.text.get(self.lang)), PREVIEW_LIMIT)
+            summaries[f"step-{number}"] = chat_summary(self.ui, f"{url}#step-{number}", **parts,
+                                                       step=(number, text, step.code))
+        return summaries
 
     def category(self, group: Group, listing: ListingPage) -> RenderedPage:
         title = self._page_title(self.ui["entries_in_category"].format(label=group.label.get(self.lang)), listing)
-        return RenderedPage(listing.src_uri, self._render("category.md.j2", group=group, listing=listing), title)
+        return RenderedPage(listing.src_uri, self._render("category.md.j2", group=group, listing=listing), title,
+                            self._listing_description(title, listing, len(group.records), self.ui["category_count"]))
 
     def tag(self, group: Group, listing: ListingPage) -> RenderedPage:
         title = self._page_title(self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang)), listing)
-        return RenderedPage(listing.src_uri, self._render("tag.md.j2", group=group, listing=listing), title)
+        return RenderedPage(listing.src_uri, self._render("tag.md.j2", group=group, listing=listing), title,
+                            self._listing_description(title, listing, len(group.records), self.ui["tag_count"]))
 
     def recent(self, listing: ListingPage) -> RenderedPage:
         """Every entry by its last change, newest first (dates from git, as in the feed)."""
-        return RenderedPage(listing.src_uri, self._render("recent.md.j2", listing=listing),
-                            self._page_title(self.ui["recently_updated"], listing))
+        title = self._page_title(self.ui["recently_updated"], listing)
+        return RenderedPage(listing.src_uri, self._render("recent.md.j2", listing=listing), title,
+                            self._listing_description(title, listing, len(self.base.records), self.ui["category_count"]))
 
     def _page_title(self, title: str, listing: ListingPage) -> str:
         """A listing's title; from its second page on, with the page number, so every page's title differs."""
         return title if listing.number == 1 else f"{title} · {self.ui['page_number'].format(number=listing.number)}"
 
+    def _listing_description(self, title: str, listing: ListingPage, total: int, count_text: str) -> str:
+        """A listing page's meta description: its title, how many entries, and the titles of the first ones on
+        this page ("分类：训练 · 共 5 条：显存不足、…"), in at most PREVIEW_LIMIT characters."""
+        titles = self.ui["list_separator"].join(plain_text(r.title.get(self.lang)) for r in listing.records[:8])
+        return shorten(self.ui["listing_description"].format(heading=title, count=count_text.format(n=total),
+                                                             titles=titles), PREVIEW_LIMIT)
+
     def all_tags(self) -> RenderedPage:
-        return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"])
+        groups = sorted(self.index.tags, key=lambda group: -len(group.records))  # stable: registry order among equals
+        tags = self.ui["list_separator"].join(f"#{group.label.get(self.lang)}" for group in groups[:12])
+        description = self.ui["tags_description"].format(n=len(self.index.tags), tags=tags)
+        return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"],
+                            shorten(description, PREVIEW_LIMIT))
 
     def translations(self) -> RenderedPage:
         """Translation coverage: how many entries are fully written in each language, and which are not."""
-        return RenderedPage("translations.md", self._render("translations.md.j2", coverage=coverage(self.base.records)),
-                            self.ui["translations"])
+        found = coverage(self.base.records)
+        counts = self.ui["list_separator"].join(
+            f"{self.ui['language_' + item.lang]} " + self.ui["translation_count"].format(
+                translated=item.translated, total=item.total, percent=item.percent) for item in found)
+        description = self.ui["translations_description"].format(counts=counts)
+        return RenderedPage("translations.md", self._render("translations.md.j2", coverage=found),
+                            self.ui["translations"], shorten(description, PREVIEW_LIMIT))
 
     def alias(self, record: Record, alias: str) -> RenderedPage:
         """A redirect from a former id: a plain HTML file, not a themed page."""

@@ -8,6 +8,7 @@ the file, the line and what is wrong; nothing here raises past `read_yaml`.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 20
 """Deepest nesting of mappings and lists; a record needs 4. PyYAML's scanner slows down with the
 square of the nesting depth and its composer recurses, so depth is refused while parsing."""
-_FORBIDDEN_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+FORBIDDEN_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 """Control characters, and the bidirectional overrides that can make a command read differently
 from what it does ("Trojan Source"). Ordinary right-to-left text needs neither."""
 
@@ -193,7 +194,28 @@ def _plain(node: yaml.Node, path: tuple, positions: dict, key_positions: dict) -
     if node.tag not in _PLAIN_TAGS:
         raise _tag_error(node, path)
     if _PLAIN_TAGS[node.tag] is str:
-        if found := _FORBIDDEN_CHARACTERS.search(node.value):
+        if found := FORBIDDEN_CHARACTERS.search(node.value):
             raise YamlError(f"text contains the invisible character U+{ord(found.group()):04X}; remove it", *positions[path], path)
         return node.value
     return _SCALARS.construct_object(node)
+
+
+# --- writing: the one way the project writes a text into YAML (`new`, `from-issue`, the registries) ---
+
+
+def yaml_scalar(text: str) -> str:
+    """`text` as a one-line YAML scalar that `read_yaml` reads back as exactly `text`: plain when it reads back
+    so (`zh: 显存不足`, `last_verified: 2026-11-30`), else double-quoted (`quoted_scalar`). Nothing in `text`
+    can become YAML structure: a plain scalar is used only when it reads back as this one value."""
+    if "\n" not in text and text == text.strip():
+        doc, _ = read_yaml(Path("scalar.yml"), "scalar", f"x: {text}\n".encode("utf-8", "surrogatepass"))
+        if doc is not None and doc.data == {"x": text}:
+            return text
+    return quoted_scalar(text)
+
+
+def quoted_scalar(text: str) -> str:
+    """`text` as a YAML double-quoted scalar: a JSON string, with the characters that YAML (but not JSON) reads
+    as line breaks escaped too."""
+    return (json.dumps(text, ensure_ascii=False)
+            .replace("\x85", "\\x85").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))

@@ -8,14 +8,11 @@ errors; the registry's own errors say what to fix. `pitfalls new` adds keys here
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
-
-from .load import Problem, read_yaml
+from .load import Problem, read_yaml, yaml_scalar
 from .model import Label
 from .schema import file_label, schema_problems
 
@@ -86,16 +83,7 @@ def read_registry(content_dir: Path, name: str) -> tuple[Registry, list[Problem]
 
 def entry_yaml(label: Label) -> str:
     """The lines that add `label` to a registry file."""
-    return f"{label.key}:\n  zh: {_scalar(label.zh)}\n  en: {_scalar(label.en)}\n"
-
-
-def _scalar(text: str) -> str:
-    """`text` as a YAML scalar: plain when it reads back as the same text, else a JSON (double-quoted) string."""
-    try:
-        plain = yaml.safe_load(f"x: {text}\n") == {"x": text}
-    except yaml.YAMLError:
-        plain = False
-    return text if plain else json.dumps(text, ensure_ascii=False)
+    return f"{label.key}:\n  zh: {yaml_scalar(label.zh)}\n  en: {yaml_scalar(label.en)}\n"
 
 
 def with_entry(text: str, label: Label) -> str:

@@ -100,7 +100,7 @@ def on_config(config):
     config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/",
                                 "og_locale": ui["og_locale"], "other_og_locale": ui_strings()[other]["og_locale"]}
     if not settings.stock_search:  # overrides/main.html points Material's search UI at our worker
-        config.extra["pitfalls"]["search_worker"] = "assets/search/worker.js"
+        config.extra["pitfalls"]["search_worker"] = "search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""
     build.dates = entry_dates(build.base)
     renderer = SiteRenderer(build.base, lang, dates=build.dates, edit_url=edit_url, repo_url=config.repo_url or "",

@@ -19,7 +19,9 @@ ROOT = PACKAGE_DIR.parent
 CONTENT_DIR = ROOT / "content"
 TEMPLATES_DIR = ROOT / "templates"
 MKDOCS_YML = ROOT / "mkdocs.yml"
-ENGINE_JS = ROOT / "static" / "assets" / "search" / "engine.js"
+SEARCH_JS = ROOT / "static" / "assets" / "search"
+"""The search engine's modules (engine.js and what it loads) and Material's worker protocol (protocol.js)."""
+ENGINE_JS = SEARCH_JS / "engine.js"
 """The search engine the browser runs; `pitfalls search` runs the same file under node."""
 SCHEMA_DIR = PACKAGE_DIR
 """The JSON Schemas (record, registry, synonyms, export); content files name them for editors."""

@@ -176,7 +176,7 @@
     async analyze(text) {
       const query = new Query(normalize(text).slice(0, this.options.maxQueryChars));
       const typed = [...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text)),
-        ...query.compounds.map(c => c.term)];
+        ...query.compounds.map(c => c.term), ...this.likelySynonyms(query)];
       await Promise.all([this.loadShards(typed),
         ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
       this.readTyped(query, true);
@@ -189,6 +189,15 @@
       }
       await this.loadShards([...query.terms.keys()]);
       return query;
+    }
+
+    /* The terms of the synonym groups that a phrase of the query's text may bring in (its terms are words typed
+     * or pieces of its Chinese), fetched with the first shards: the synonyms stage then needs no round trip. */
+    likelySynonyms(query) {
+      if (!this.stages.has("synonyms")) return [];
+      const words = new Set(query.words.map(w => stem(w.text)));
+      const typed = term => words.has(term) || query.runs.some(run => run.text.includes(term));
+      return this.manifest.synonyms.filter(group => group.some(phrase => phrase.length && phrase.every(typed))).flat(2);
     }
 
     /* The index terms a piece of Chinese stands for, with how each was read: itself when it is a term or a

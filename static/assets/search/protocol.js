@@ -1,0 +1,39 @@
+/* Material's search worker protocol (SETUP 0 → READY 1, QUERY 2 → RESULT 3) over the engine. The site's worker
+ * (search/worker.js) is this file after the engine's modules and the index's manifest (pitfalls/pages/
+ * search_index.py writes it): one request, where loading each module and then the manifest took a round trip
+ * each. Material posts its search_index.json with SETUP; ours is a stub, the engine fetches the index files it
+ * needs from the worker's own folder (docs/SEARCH.md). A search link's query (?q=…) comes in the worker's URL
+ * (overrides/main.html puts it there), so the search starts with the worker, while Material still fetches its
+ * stub and waits for READY; Material's QUERY for it then finds the answer under way. */
+const INDEX = new URL("./", self.location.href);
+const engine = new PitfallSearch.Engine(fetchJson);
+const early = new Map();  // query text → its search, started before Material asked
+const linked = new URL(self.location.href).searchParams.get("q");
+if (linked && linked.trim()) early.set(linked, engine.search(linked).catch(() => null));
+let latest = 0;
+
+function fetchJson(path) {
+  if (path === "manifest.json") return Promise.resolve(self.PITFALLS_MANIFEST);
+  return fetch(new URL(path, INDEX)).then(response => {
+    if (!response.ok) throw new Error(`${response.status} ${response.url}`);
+    return response.json();
+  });
+}
+
+addEventListener("message", async ({ data: message }) => {
+  if (message.type === 0) {
+    postMessage({ type: 1 });
+  } else if (message.type === 2) {
+    const query = ++latest;
+    let items = [];
+    try {
+      const found = early.has(message.data) ? await early.get(message.data) : null;
+      early.delete(message.data);
+      items = (found || await engine.search(message.data)).items;
+    } catch (err) {
+      console.warn("search failed:", err);
+    }
+    if (query === latest)  // a later query is under way: its answer replaces this one
+      postMessage({ type: 3, data: { items } });
+  }
+});

@@ -41,16 +41,19 @@
 
   /* How much of a unit at `within` an entry matches, 0 … 1: its matched parts ({span, match}: the match of a term
    * where it stands in the entry and as it was read), each counted for the share of the unit it spans, the best
-   * first, none overlapping another. 显存不足 matched whole counts 1; matched as 显存 and 不足, the share of each. */
-  function coverage(within, parts) {
+   * first, none overlapping another. 显存不足 matched whole counts 1; matched as 显存 and 不足, the share of each.
+   * spansOnly: the share of the unit matched, wherever and however. */
+  function coverage(within, parts, spansOnly = false) {
     const length = within[1] - within[0];
     const share = ({ span }) => span[0] >= within[0] && span[1] <= within[1] ? (span[1] - span[0]) / length : 1;
+    const value = part => share(part) * (spansOnly ? 1 : part.match);
+    if (parts.length === 1) return Math.min(1, value(parts[0]));
     const taken = [];
     let total = 0;
-    for (const part of [...parts].sort((a, b) => share(b) * b.match - share(a) * a.match)) {
+    for (const part of [...parts].sort((a, b) => value(b) - value(a))) {
       if (taken.some(([a, b]) => part.span[0] < b && a < part.span[1])) continue;
       taken.push(part.span);
-      total += share(part) * part.match;
+      total += value(part);
     }
     return Math.min(1, total);
   }
@@ -135,6 +138,7 @@
         this.synonymTerms = new Set(manifest.synonyms.flat(2));
         this.syllables = new Set(manifest.syllables.split(" "));
         this.fieldMatch = manifest.fields.map(([, , , match]) => match);
+        this.whereCache = new Map();
         this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
         this.manifest = manifest;
       }
@@ -174,6 +178,7 @@
     /* --- reading the query --- */
 
     async analyze(text) {
+      await this.ready();
       const query = new Query(normalize(text).slice(0, this.options.maxQueryChars));
       const typed = [...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text)),
         ...query.compounds.map(c => c.term), ...this.likelySynonyms(query)];
@@ -387,14 +392,15 @@
           if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: [], titleChars: [0, 0], matched: new Set() });
           hit.flags |= fields;
           hit.matched.add(term);
-          let where = 0;  // the field where the term counts most
-          for (let bit = 0; bit < this.fieldMatch.length; bit++) if (fields & (1 << bit)) where = Math.max(where, this.fieldMatch[bit]);
-          const match = where * info.weight, score = list[k + 1] / this.manifest.scoreScale;
+          const match = this.where(fields) * info.weight, score = list[k + 1] / this.manifest.scoreScale;
           for (const name of info.units) {
             const unit = hit.units.get(name);
             if (!unit) hit.units.set(name, { parts: [{ span: info.span, match }], penalty: info.penalty, score });
             else {
-              unit.parts.push({ span: info.span, match });
+              // terms of one span (a synonym group's) are one part, at the best match
+              const same = unit.parts.find(part => part.span === info.span);
+              if (same) same.match = Math.max(same.match, match);
+              else unit.parts.push({ span: info.span, match });
               unit.penalty = Math.min(unit.penalty, info.penalty);
               unit.score = Math.max(unit.score, score);
             }
@@ -409,6 +415,17 @@
       return hits;
     }
 
+    /* What a match in the fields of `fields` (a posting's bits) counts: the best of them (cached per bit set). */
+    where(fields) {
+      let found = this.whereCache.get(fields);
+      if (found === undefined) {
+        found = 0;
+        for (let bit = 0; bit < this.fieldMatch.length; bit++) if (fields & (1 << bit)) found = Math.max(found, this.fieldMatch[bit]);
+        this.whereCache.set(fields, found);
+      }
+      return found;
+    }
+
     /* Each unit's weight in the words rule: its rarity, log(1 + N / n) for n of the N entries matching it (a word
      * in few entries says more about which one is meant than one in many; n is at least rarityFloor × N, as the
      * rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for a lone Chinese character
@@ -420,7 +437,7 @@
       const matching = new Map();
       for (const hit of hits.values())
         for (const [unit, found] of hit.units)
-          matching.set(unit, (matching.get(unit) || 0) + coverage(query.spans.get(unit), found.parts.map(p => ({ ...p, match: 1 }))));
+          matching.set(unit, (matching.get(unit) || 0) + coverage(query.spans.get(unit), found.parts, true));
       query.weights = new Map();
       for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
         const n = matching.get(unit);
@@ -451,7 +468,7 @@
       const hits = [...this.collect(query).values()];
       const order = ranking.compare(this.rules);
       ranking.evaluate(hits, this.rules);
-      const top = hits.sort(order).slice(0, this.options.maxResults);
+      const top = ranking.best(hits, order, this.options.maxResults);
       const key = messageKey(text);
       const { minMessageChars, minPartialChars } = this.options;
       await Promise.all(top.map(async hit => {

@@ -318,3 +318,26 @@ def test_an_entry_shows_two_sections_and_three_lines_each():
     assert sections[0]["text"].count("<p>") == 3  # three of the four matching symptoms
     [[entry, *sections]] = items(files, "alpha", options={"sectionsShown": 3, "linesShown": 4})
     assert [s["score"] == entry["score"] for s in sections] == [True, True, True] and sections[0]["text"].count("<p>") == 4
+
+
+def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_item():
+    files = index({"alpha": [0, 100, STEPS]}, 1)
+    files["manifest.json"]["formatVersion"] = 1
+    script = """
+        const {Engine} = require(process.argv[1]);
+        const files = JSON.parse(require("fs").readFileSync(0, "utf-8"));
+        const errors = [];
+        console.error = (...args) => errors.push(args.join(" "));
+        const engine = new Engine(async path => files[path.split("?")[0]]);
+        (async () => {
+          const answers = [await engine.search("alpha"), await engine.search("alpha")];
+          process.stdout.write(JSON.stringify({answers, errors}));
+        })();
+    """
+    done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
+                          text=True, encoding="utf-8", check=True)
+    found = json.loads(done.stdout)
+    assert found["errors"] == ["search: the index is format 1, this engine reads 2: reload the page"]  # once
+    for answer in found["answers"]:
+        assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
+            ["The search index is out of date: reload the page"]]

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..records.model import KnowledgeBase
 from ..records.signatures import is_literal
+from ..settings import SEARCH_JS
 from ..text import (
     HAN_CHARACTER,
     MAX_WORD_CHARS,
@@ -38,7 +39,6 @@ from ..text import (
     pinyin_syllables,
     release_dictionaries,
 )
-from ..settings import SEARCH_JS
 from .render import ui_strings
 from .search_analysis import FIELDS, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
 from .search_scoring import MAX_POSTINGS, SCORE_SCALE, score_postings

@@ -19,6 +19,7 @@ from ..pages.redirects import REDIRECT_MAP, redirect_map
 from ..records.model import LANGUAGES, KnowledgeBase
 from ..records.validate import load_knowledge_base
 from ..settings import CONTENT_DIR, DEFAULT_SITE_URL, MKDOCS_YML, ROOT, site_root
+from .dependencies import check_material
 
 ROOT_INDEX = """<!doctype html>
 <html lang="zh">
@@ -44,6 +45,7 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
 
     `build_date` (Unix time) replaces the clock in the output (sitemaps), for reproducible builds."""
     check_site_dir(site_dir, content)
+    check_material()  # the site's search speaks its worker protocol
     base = load_knowledge_base(content)
 
     site_dir = site_dir.resolve()

@@ -32,6 +32,7 @@ from ..records.model import LANGUAGES
 from ..records.validate import CONTENT_FOLDER_TODO, ReadCache, load_knowledge_base
 from ..settings import CONTENT_DIR, ROOT
 from .build import language_environment, write_root_files
+from .dependencies import check_material, check_mkdocs, with_live_reload
 
 CODE = ("templates", "hooks", "pitfalls", "overrides", "static", "mkdocs.yml")
 """What the site is built with, besides the content: a change restarts the language workers."""
@@ -95,7 +96,7 @@ class Server(LiveReloadServer):
         if self.failure is None or not path.endswith(("/", ".html")) or path.startswith("/livereload/"):
             return super().serve_request(environ, start_response)
         page = environment().get_template("serve_error.html.j2").render(message=self.failure).encode("utf-8")
-        page = self._inject_js_into_html(page, self._visible_epoch)  # the live-reload script: reloads once fixed
+        page = with_live_reload(self, page)  # reloads by itself once fixed
         start_response("500 Internal Server Error", [("Content-Type", "text/html; charset=utf-8"),
                                                       ("Content-Length", str(len(page)))])
         return [page]
@@ -115,8 +116,10 @@ def _listen_problem(err: OSError, host: str, port: int) -> str:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = CONTENT_DIR) -> None:
     """Serve both languages with live reload until interrupted. What can be checked before building
-    is checked first: the content folder, the port."""
+    is checked first: the content folder, MkDocs' and Material's internals we use, the port."""
     existing_folder(content, "--content", CONTENT_FOLDER_TODO)
+    check_mkdocs()
+    check_material()
     work = Path(tempfile.mkdtemp(prefix="pitfalls-serve-"))
     serve_dir, handover = work / "site", work / "base.pickle"
     serve_dir.mkdir()

@@ -3,6 +3,10 @@
  * index files it needs from <site>/search/ itself (docs/SEARCH.md). */
 importScripts("engine.js");
 
+// Material's SearchMessageType, checked against the installed Material's bundle when `pitfalls build`
+// and `pitfalls serve` start (pitfalls/commands/dependencies.py)
+const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
+
 const INDEX = new URL("../../search/", self.location.href);
 // Fetching the manifest starts with the worker, not on SETUP: it downloads while the page still
 // fetches Material's stub index, so a search link (?q=…) shows its results a round trip sooner.
@@ -19,10 +23,10 @@ function fetchJson(path) {
 }
 
 addEventListener("message", async ({ data: message }) => {
-  if (message.type === 0) {
+  if (message.type === SETUP) {
     if (!(await manifest)) await engine.ready();
-    postMessage({ type: 1 });
-  } else if (message.type === 2) {
+    postMessage({ type: READY });
+  } else if (message.type === QUERY) {
     const query = ++latest;
     let items = [];
     try {
@@ -31,6 +35,6 @@ addEventListener("message", async ({ data: message }) => {
       console.warn("search failed:", err);
     }
     if (query === latest)  // a later query is under way: its answer replaces this one
-      postMessage({ type: 3, data: { items } });
+      postMessage({ type: RESULT, data: { items } });
   }
 });

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench.generate import generate
+from conftest import once_per_session
 from pitfalls.commands.build import build_site
 from pitfalls.pages.listings import FULL_HOME_LIMIT, HOME_RECENT, PAGE_SIZE
 from pitfalls.records.validate import load_knowledge_base
@@ -22,11 +23,13 @@ pytestmark = pytest.mark.site
 
 
 @pytest.fixture(scope="module")
-def large(tmp_path_factory) -> tuple[Path, Path]:
-    """(content, site) of ENTRIES generated records."""
-    work = tmp_path_factory.mktemp("large")
-    generate(ENTRIES, work / "content", seed=3)
-    build_site(work / "site", content=work / "content")
+def large() -> tuple[Path, Path]:
+    """(content, site) of ENTRIES generated records, made once per session."""
+    def make(work: Path) -> None:
+        generate(ENTRIES, work / "content", seed=3)
+        build_site(work / "site", content=work / "content")
+
+    work = once_per_session(f"large-{ENTRIES}", make)
     return work / "content", work / "site"
 
 

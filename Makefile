@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.package-lock.json
 
-.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build clean
+.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build bench-serve-memory clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,9 @@ bench-search: $(STAMP) system-packages  ## our search vs stock Material search: 
 
 bench-build: $(STAMP)  ## build time and memory at 1,000 and 5,000 records vs plain mkdocs-material; save-to-reload under serve
 	$(PY) -m bench.bench_build
+
+bench-serve-memory: $(STAMP)  ## the serve workers' memory over 10 edits of the vocabulary (one jieba tokenizer kept at a time)
+	$(PY) -m bench.bench_serve_memory
 
 dist: $(STAMP)  ## build, then pack the site into dist/pitfall-guide-site.tar.gz (same commit, same bytes)
 	$(VENV)/bin/pitfalls dist

@@ -24,12 +24,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 
+from pitfalls.errors import PitfallsError
 from pitfalls.pages.dates import EntryDates, entry_dates
 from pitfalls.pages.export import site_files
 from pitfalls.pages.render import PagePlan, RenderedPage, SiteRenderer, ui_strings
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.model import LANGUAGES, KnowledgeBase
-from pitfalls.records.validate import ContentError, load_knowledge_base
+from pitfalls.records.validate import load_knowledge_base
 from pitfalls.settings import DEFAULT_SITE_URL, HookSettings
 
 
@@ -87,7 +88,7 @@ def on_config(config):
         raise PluginError(f"theme.language is {lang!r}; this site is built in {', '.join(LANGUAGES)}")
     try:
         build = Build(_knowledge_base(settings), lang, settings)
-    except ContentError as err:
+    except PitfallsError as err:  # content errors, a content folder that is not there
         raise PluginError(str(err)) from None
 
     ui = ui_strings()[lang]

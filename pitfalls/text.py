@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import re
 import sys
+import threading
 import unicodedata
 from functools import cache, lru_cache
 
@@ -128,10 +129,22 @@ class Segmenter:
         return self._jieba.lcut_for_search(text, HMM=False)
 
 
-@cache
+_segmenter: tuple[frozenset[str], Segmenter] | None = None
+"""The one segmenter a process keeps: its dictionary's words, and it."""
+_segmenter_lock = threading.Lock()
+
+
 def segmenter(words: frozenset[str]) -> Segmenter:
-    """One segmenter per dictionary, for the life of the process."""
-    return Segmenter(words)
+    """The segmenter of this dictionary, kept until another dictionary is asked for, which replaces it.
+    One at a time: a jieba tokenizer holds about 70 MB, and under `serve` every edit of the tags,
+    categories or synonyms is a new dictionary (bench/bench_serve_memory.py). The old one is let go
+    before the new one is loaded, so two are never held at once (unless a caller still holds the old)."""
+    global _segmenter
+    with _segmenter_lock:
+        if _segmenter is None or _segmenter[0] != words:
+            _segmenter = None
+            _segmenter = (words, Segmenter(words))
+        return _segmenter[1]
 
 
 _COMPARISON_STOPWORDS = frozenset(

@@ -3,19 +3,28 @@
 Tests are marked by what they need (pyproject.toml declares the markers): `site` when they build a
 whole site with MkDocs, `browser` when they drive Chromium. A test that uses a site or browser
 fixture is marked here; one that builds a site itself carries the mark. `make test-unit` runs the rest.
+
+Tests run in parallel (pytest-xdist, `-n auto --dist loadgroup` in pyproject.toml; docs/TESTING.md). A
+site that several tests read is built once per session, whichever worker asks first (`once_per_session`,
+`shared_site`); modules whose module-scoped fixtures cannot be shared that way run on one worker each
+(ONE_WORKER_MODULES).
 """
 
 from __future__ import annotations
 
+import fcntl
 import functools
+import hashlib
 import http.server
+import os
 import shutil
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from pitfalls.commands.build import build_site
+from pitfalls.commands.build import build_date, build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE_FIXTURES = {"site", "site_url", "tiny_site", "one_language_site", "hostile_site", "archive", "large_site",
@@ -27,12 +36,56 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+ONE_WORKER_MODULES = ("test_search.py", "test_search_stages.py")
+"""Modules whose module-scoped fixtures are expensive and live in memory (the query set run in a browser,
+the engine's index under node): each runs whole on one xdist worker, so the fixture is made once."""
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "browser" in item.fixturenames:
             item.add_marker(pytest.mark.browser)
         if SITE_FIXTURES & set(item.fixturenames):
             item.add_marker(pytest.mark.site)
+        if item.path.name in ONE_WORKER_MODULES:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
+_session_folder: Path | None = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_folder(tmp_path_factory):
+    """The folder every xdist worker of this session sees (the parent of the workers' own), for `once_per_session`."""
+    global _session_folder
+    base = tmp_path_factory.getbasetemp()
+    _session_folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "shared"
+    _session_folder.mkdir(exist_ok=True)
+    yield
+
+
+def once_per_session(key: str, make: Callable[[Path], None]) -> Path:
+    """A folder that `make(folder)` fills once per test session, however many xdist workers ask for `key`:
+    the first makes it under a file lock, the others wait for it and reuse it. Tests only read it."""
+    folder = _session_folder / key
+    with open(_session_folder / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also when `make` fails
+        if not (folder / ".done").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed attempt left
+            folder.mkdir()
+            make(folder)
+            (folder / ".done").touch()
+    return folder
+
+
+def shared_site(content: Path, **options) -> Path:
+    """`content` built with `build_site(**options)` once per session (see once_per_session), keyed by its
+    inputs: the content's files and bytes, where it lies (entry dates come from its git history) and the options."""
+    digest = hashlib.sha256(repr((str(content.resolve()), sorted(options.items()))).encode())
+    for path in sorted(content.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(content).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return once_per_session(f"site-{digest.hexdigest()[:16]}", lambda folder: build_site(folder / "site", content=content, **options)) / "site"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -58,11 +111,19 @@ def http_server():
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The real content built into a temporary site/ (both languages)."""
-    site_dir = tmp_path_factory.mktemp("built") / "site"
-    build_site(site_dir, content=ROOT / "content")
-    return site_dir
+def site() -> Path:
+    """The real content built into a temporary site/ (both languages), once per session; dated by the
+    last commit as `pitfalls build` and `dist` date it (tests/test_dist.py packs it)."""
+    return shared_site(ROOT / "content", build_date=commit_date())
+
+
+def commit_date() -> int:
+    """What `pitfalls build` and `dist` date a site by when SOURCE_DATE_EPOCH is not set: the last commit's time."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("SOURCE_DATE_EPOCH", raising=False)
+        date, from_commit = build_date()
+    assert from_commit, "the tests run in a git checkout"
+    return date
 
 
 @pytest.fixture(scope="session")
@@ -77,13 +138,16 @@ categories, the largest tags and the "recently updated" listing to need more tha
 
 
 @pytest.fixture(scope="session")
-def large_site(tmp_path_factory) -> tuple[Path, Path]:
-    """(content, site) of LARGE_ENTRIES generated records (bench/generate.py), built once per session."""
+def large_site() -> tuple[Path, Path]:
+    """(content, site) of LARGE_ENTRIES generated records (bench/generate.py), built once per session
+    (once_per_session: whichever xdist worker asks first)."""
     from bench.generate import generate
 
-    work = tmp_path_factory.mktemp("large")
-    generate(LARGE_ENTRIES, work / "content", seed=3)
-    build_site(work / "site", content=work / "content")
+    def make(work: Path) -> None:
+        generate(LARGE_ENTRIES, work / "content", seed=3)
+        build_site(work / "site", content=work / "content")
+
+    work = once_per_session(f"large-{LARGE_ENTRIES}", make)
     return work / "content", work / "site"
 
 
@@ -107,7 +171,6 @@ def browser():
 
 
 def build_fixture_site(tmp_path: Path, content: Path) -> Path:
-    """Build `content` into tmp_path/site and return that folder."""
-    site_dir = tmp_path / "site"
-    build_site(site_dir, content=content)
-    return site_dir
+    """`content` built (once per session for the same inputs: `shared_site`); the site folder, for reading only.
+    `tmp_path` is not used any more (callers still pass it)."""
+    return shared_site(content)

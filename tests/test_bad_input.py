@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pitfalls.commands.build import BuildFailed, build_site
+from pitfalls.commands.build import build_site
 from pitfalls.records.load import MAX_FILE_BYTES
-from pitfalls.records.validate import check_content
+from pitfalls.records.validate import ContentError, check_content
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -38,7 +38,7 @@ EXPECTED = {
     "dotted.name.yml": f"1:1: (file): 'dotted.name' is not a valid file name: {SLUG_RULE} (e.g. 'dotted-name'); the file name is the entry's URL",
     "显存.yml": f"1:1: (file): '显存' is not a valid file name: {SLUG_RULE} (e.g. 'cuda-out-of-memory'); the file name is the entry's URL",
     "record.yaml": "1:1: (file): record files end in .yml",
-    "not-utf8.yml": "4:1: (file): not UTF-8 text (byte 0xc8 at offset 47)",
+    "not-utf8.yml": "4:1: (file): not UTF-8 text (byte 0xc8 at offset 47); save the file as UTF-8",
     "python-tag.yml": "1:5: id: YAML tag !!python/object/apply:os.system is not allowed: content is plain text, lists and mappings",
     "billion-laughs.yml": "1:4: (file): YAML anchors and aliases (&, *) are not allowed in content",
     "deep-nesting.yml": "2:27: (file): nested more than 20 levels deep",
@@ -130,15 +130,17 @@ def test_failed_build_leaves_the_existing_site_untouched(tmp_path):
     content = content_with(tmp_path, BAD / "python-tag.yml")
     site_dir = tmp_path / "site"
     (site_dir / "zh").mkdir(parents=True)
+    (site_dir / "index.html").write_text("the site as it was", encoding="utf-8")
     (site_dir / "zh" / "index.html").write_text("the site as it was", encoding="utf-8")
     before = {p: p.stat().st_mtime_ns for p in site_dir.rglob("*")}
 
-    with pytest.raises(BuildFailed, match="python-tag.yml:1:5: id: YAML tag"):
+    with pytest.raises(ContentError, match="python-tag.yml:1:5: id: YAML tag"):
         build_site(site_dir, content=content)
     result = run_cli("build", "--content", str(content), "--site-dir", str(site_dir))
 
-    assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
-    assert "content/entries/python-tag.yml:1:5: id: YAML tag !!python/object/apply:os.system is not allowed" in result.stderr
+    assert result.returncode == 2 and "Traceback" not in result.stderr + result.stdout
+    assert result.stderr == ("build: content/entries/python-tag.yml:1:5: id: YAML tag !!python/object/apply:os.system is "
+                             "not allowed: content is plain text, lists and mappings\n")
     assert {p: p.stat().st_mtime_ns for p in site_dir.rglob("*")} == before
     assert (site_dir / "zh" / "index.html").read_text(encoding="utf-8") == "the site as it was"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]  # no staging folder left behind

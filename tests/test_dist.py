@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, commit_date, once_per_session
 from outside_requests import offline_page
-from pitfalls.commands.dist import TOP_FOLDER
+from pitfalls.commands.dist import TOP_FOLDER, write_archive
 
 
 def _dist(output: Path) -> None:
@@ -27,10 +27,10 @@ def _dist(output: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory) -> Path:
-    output = tmp_path_factory.mktemp("dist") / "bundle.tar.gz"
-    _dist(output)
-    return output
+def archive(site) -> Path:
+    """The real content packed as `pitfalls dist` packs it: the session's site (built, like dist, dated by the
+    last commit) through `write_archive`; test_archive_is_reproducible compares the command's own archive with it."""
+    return once_per_session("dist", lambda folder: write_archive(site, folder / "bundle.tar.gz", commit_date())) / "bundle.tar.gz"
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +60,7 @@ def bundle_url(archive, tmp_path_factory):
 
 
 def test_archive_is_reproducible(archive, tmp_path):
+    """`pitfalls dist` gives the same bytes as another build of the same commit, in another folder."""
     again = tmp_path / "again.tar.gz"
     _dist(again)
     assert again.read_bytes() == archive.read_bytes()

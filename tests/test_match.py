@@ -182,7 +182,7 @@ def test_usage_and_content_errors_exit_2(tmp_path):
     done = run_match(SSH, "--content", str(broken))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "the content has 2 error(s):",
+        "match: the content has 2 error(s):",
         "content/categories.yml:1:1: (file): cannot read file: No such file or directory",
         "content/tags.yml:1:1: (file): cannot read file: No such file or directory",
     ]

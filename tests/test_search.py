@@ -229,7 +229,7 @@ def test_search_command(tmp_path):
     assert best["id"] == "dataloader-workers-hang" and best["url"] == "http://127.0.0.1:8000/en/dataloader-workers-hang/"
     done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "x", "--site-dir", str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, encoding="utf-8")
-    assert done.returncode == 1 and "build the site first" in done.stderr
+    assert done.returncode == 2 and "build the site first" in done.stderr
 
 
 @pytest.mark.site

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT, build_fixture_site
-from pitfalls.commands.build import BuildFailed, build_site
+from pitfalls.commands.build import build_site
 from pitfalls.commands.linkcheck import broken_links
-from pitfalls.records.validate import load_knowledge_base
+from pitfalls.records.validate import ContentError, load_knowledge_base
 
 SEED_IDS = ["cuda-pytorch-mismatch", "cuda-out-of-memory", "loss-nan", "onnx-export", "dataloader-workers-hang",
             "rag-hallucination", "ssh-disconnect", "docker-gpu", "slow-convergence", "git-merge-lost-code",
@@ -145,10 +145,10 @@ def test_a_content_error_stops_the_build_and_leaves_the_site_alone(tmp_path):
     shutil.copytree(FIXTURES / "tiny", content)
     site_dir = tmp_path / "site"
     site_dir.mkdir()
-    (site_dir / "keep.txt").write_text("old site", encoding="utf-8")
+    (site_dir / "index.html").write_text("old site", encoding="utf-8")
     (content / "entries" / "gpu-oom.yml").write_text("id: gpu-oom\ncategory: nope\n", encoding="utf-8")
-    with pytest.raises(BuildFailed) as err:
+    with pytest.raises(ContentError) as err:
         build_site(site_dir, content=content)
     assert "content/entries/gpu-oom.yml:1:1: (file): 'title' is required" in str(err.value)
-    assert [p.name for p in site_dir.iterdir()] == ["keep.txt"]
+    assert [p.name for p in site_dir.iterdir()] == ["index.html"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-")]

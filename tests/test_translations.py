@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_fixture_site
+from conftest import once_per_session
+from pitfalls.commands.build import build_site
 from pitfalls.commands.linkcheck import broken_links
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -30,13 +31,15 @@ tags: [cuda]
 
 
 @pytest.fixture(scope="module")
-def one_language_site(tmp_path_factory) -> Path:
-    """The tiny fixture (docker-no-gpu is zh only) plus an en-only record, built."""
-    tmp = tmp_path_factory.mktemp("one-language")
-    content = tmp / "content"
-    shutil.copytree(TINY, content)
-    (content / "entries" / "en-only.yml").write_text(EN_ONLY, encoding="utf-8")
-    return build_fixture_site(tmp, content)
+def one_language_site() -> Path:
+    """The tiny fixture (docker-no-gpu is zh only) plus an en-only record, built once per session."""
+    def make(tmp: Path) -> None:
+        content = tmp / "content"
+        shutil.copytree(TINY, content)
+        (content / "entries" / "en-only.yml").write_text(EN_ONLY, encoding="utf-8")
+        build_site(tmp / "site", content=content)
+
+    return once_per_session("one-language", make) / "site"
 
 
 def article(site: Path, page: str) -> str:

@@ -20,6 +20,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import shared_site
 from pitfalls.commands.build import build_site
 from pitfalls.pages.render import SiteRenderer, plain_text
 from pitfalls.records.model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text, Vocabulary
@@ -87,10 +88,8 @@ def visible_text(markup: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory) -> Path:
-    site_dir = tmp_path_factory.mktemp("hostile") / "site"
-    build_site(site_dir, content=HOSTILE)
-    return site_dir
+def hostile_site() -> Path:
+    return shared_site(HOSTILE)
 
 
 def test_no_output_file_contains_markup_from_the_input(hostile_site):

@@ -181,6 +181,12 @@ def test_pull_request_workflow_runs_every_check():
     assert setup["with"] == {"python-version": "3.11", "cache": "pip", "cache-dependency-path": "requirements.txt"}
     checkout = data["jobs"]["check"]["steps"][0]
     assert checkout["with"]["fetch-depth"] == 0  # --new-since needs the base branch
+    # the tests on every supported Python: records/signatures.py walks re._parser, which is not a public interface
+    test = data["jobs"]["test"]
+    assert test["strategy"]["matrix"]["python"] == ["3.11", "3.12", "3.13"]
+    setup = next(s for s in test["steps"] if s.get("uses", "").startswith("actions/setup-python"))
+    assert setup["with"]["python-version"] == "${{ matrix.python }}"
+    assert any(step.get("run", "").startswith("python -m pytest") for step in test["steps"])
 
 
 def test_deploy_workflow_publishes_to_pages_from_main():

@@ -13,11 +13,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..errors import PitfallsError, writable_output
 from ..git import git
 from ..pages.redirects import REDIRECT_MAP, redirect_map
 from ..records.model import LANGUAGES, KnowledgeBase
-from ..records.validate import ContentError, load_knowledge_base
+from ..records.validate import load_knowledge_base
 from ..settings import CONTENT_DIR, DEFAULT_SITE_URL, MKDOCS_YML, ROOT, site_root
+from .dependencies import check_material
 
 ROOT_INDEX = """<!doctype html>
 <html lang="zh">
@@ -32,19 +34,19 @@ ROOT_INDEX = """<!doctype html>
 """
 
 
-class BuildFailed(Exception):
-    """A build that stopped; its message says why. Nothing was written to the site folder."""
+class BuildFailed(PitfallsError):
+    """MkDocs stopped a language's build; `details` holds what it said. Nothing was written to the site folder."""
 
 
 def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Path = CONTENT_DIR,
                build_date: int | None = None) -> None:
-    """Build every language into `site_dir`, replacing it whole, or raise BuildFailed and leave it as it was.
+    """Build every language into `site_dir`, replacing it whole, or raise a PitfallsError (ContentError,
+    BuildFailed, or an output that cannot be written, checked first) and leave it as it was.
 
     `build_date` (Unix time) replaces the clock in the output (sitemaps), for reproducible builds."""
-    try:
-        base = load_knowledge_base(content)
-    except ContentError as err:
-        raise BuildFailed(str(err)) from None
+    check_site_dir(site_dir, content)
+    check_material()  # the site's search speaks its worker protocol
+    base = load_knowledge_base(content)
 
     site_dir = site_dir.resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -60,6 +62,20 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
     finally:
         shutil.rmtree(staging, ignore_errors=True)
         shutil.rmtree(handover.parent, ignore_errors=True)
+
+
+def check_site_dir(site_dir: Path, content: Path) -> None:
+    """Refuse, before any work, a site folder the build cannot write, or must not replace: the build replaces
+    it whole, so it must be new, empty or a site built before (which has an index.html), and hold no project files."""
+    writable_output(site_dir, "--site-dir", folder=True)
+    folder = site_dir.resolve()
+    for precious in (content.resolve(), ROOT):
+        if precious.is_relative_to(folder):
+            raise PitfallsError(f"--site-dir {site_dir}: holds {precious}, and the build replaces the site folder whole; "
+                                "give a folder of its own, such as site/")
+    if folder.is_dir() and not (folder / "index.html").is_file() and any(folder.iterdir()):
+        raise PitfallsError(f"--site-dir {site_dir}: is not empty and holds no built site (no index.html), and the build "
+                            "replaces it whole; give a new or empty folder, or delete it first")
 
 
 def write_root_files(site_dir: Path, base: KnowledgeBase) -> None:
@@ -86,13 +102,14 @@ def _build_languages(staging: Path, site_url: str, build_date: int | None, hando
                    "--config-file", str(MKDOCS_YML), "--site-dir", str(staging / lang)]
         runs[lang] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True)
-    failures = []
+    failures = {}
     for lang, run in runs.items():
         output, _ = run.communicate()
         if run.returncode != 0:
-            failures.append(f"[{lang}] mkdocs build failed:\n{output.strip()}")
+            failures[lang] = f"[{lang}] mkdocs build failed:\n{output.strip()}"
     if failures:
-        raise BuildFailed("\n".join(failures))
+        raise BuildFailed(f"MkDocs could not build the {' and '.join(failures)} site (what it said follows)",
+                          details="\n".join(failures.values()))
 
 
 def _replace(site_dir: Path, staging: Path) -> None:
@@ -130,12 +147,8 @@ def register(commands) -> None:
 
 
 def _build(args) -> int:
-    try:
-        # dated by the commit (or SOURCE_DATE_EPOCH), so two builds of one commit are byte-identical
-        build_site(args.site_dir, site_url=site_root(args.site_url), content=args.content, build_date=build_date()[0])
-    except BuildFailed as err:
-        print(f"build failed: {err}", file=sys.stderr)
-        return 1
+    # dated by the commit (or SOURCE_DATE_EPOCH), so two builds of one commit are byte-identical
+    build_site(args.site_dir, site_url=site_root(args.site_url), content=args.content, build_date=build_date()[0])
     print(f"built {args.site_dir}")
     return 0
 

@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..errors import PitfallsError
 from ..git import git
 from ..pages.translations import coverage_report
 from ..records.duplicates import existing_entries, fingerprint, matches
@@ -79,6 +80,12 @@ def register(commands) -> None:
 
 
 def _run(args) -> int:
+    for file in args.files:  # a name that reports nothing would read as "no errors"
+        if not file.is_file():
+            raise PitfallsError(f"FILES {file}: {'is a folder' if file.is_dir() else 'no such file'}; name record or registry files")
+        if not file.resolve().is_relative_to(args.content.resolve()):
+            raise PitfallsError(f"FILES {file}: is not in the content folder {args.content}; check reads the records "
+                                "of --content: give it the folder this file is in")
     checked = inspect_content(args.content)
     named = {file_label(f, args.content.parent) for f in args.files}
     added, changed = record_changes(checked, args.new_since)
@@ -255,7 +262,7 @@ def record_changes(checked: ContentCheck, since: str | None) -> tuple[set[str], 
         since_added = git(folder, "diff", "--name-only", "--diff-filter=A", f"{since}...HEAD")
         since_changed = git(folder, "diff", "--name-only", f"{since}...HEAD")
         if since_added is None or since_changed is None:
-            raise SystemExit(f"check: cannot compare with git ref {since!r} (is it fetched?)")
+            raise PitfallsError(f"--new-since {since}: git cannot compare with this ref; fetch it, or name another")
         added |= paths(since_added)
         changed |= paths(since_changed)
     return {labels[p] for p in added & labels.keys()}, {labels[p] for p in changed & labels.keys()}

@@ -2,12 +2,19 @@
 
 Each subcommand lives in its own module with `register(subparsers)`, which adds its parser
 and sets `run` (args → exit code) as the default. Add a command by adding its module to COMMANDS.
+
+Errors take one path (pitfalls/errors.py): a `PitfallsError` raised anywhere, and an OSError about a
+path the user gave (an option of type Path, or one of its parents or sidecar files), end here as
+`COMMAND: message` on stderr and exit code 2 (the error's `exit_code`), with no traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
+from ..errors import PitfallsError, concerns, os_error_message
 from . import build, check, dist, from_issue, linkcheck, match, new, search, serve, similar
 
 DESCRIPTION = """避雷 Pitfall Guide — 踩坑避雷指南的命令行工具 / command-line tool.
@@ -19,11 +26,43 @@ COMMANDS = [check.register, build.register, serve.register, linkcheck.register, 
             similar.register, search.register, dist.register, match.register]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error in one line like every other error: `COMMAND: what; see --help`, exit 2."""
+
+    def error(self, message: str):
+        command = self.prog.removeprefix("pitfalls").strip() or "pitfalls"
+        self.exit(PitfallsError.exit_code, f"{command}: {message}; see `{self.prog} --help`\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="pitfalls", description=DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="pitfalls", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in COMMANDS:
         register(commands)
     args = parser.parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except PitfallsError as err:
+        return _fail(args.command, str(err), err.exit_code, err.details)
+    except OSError as err:
+        what = _given_path(err, args, commands.choices[args.command])
+        if what is None:
+            raise  # not about anything the user gave: a bug, with its traceback
+        return _fail(args.command, os_error_message(err, what), PitfallsError.exit_code)
+
+
+def _fail(command: str, message: str, code: int, details: str = "") -> int:
+    print(f"{command}: {message}", file=sys.stderr)
+    if details:
+        print(details, end="" if details.endswith("\n") else "\n", file=sys.stderr)
+    return code
+
+
+def _given_path(err: OSError, args: argparse.Namespace, parser: argparse.ArgumentParser) -> str | None:
+    """How the user named the path `err` is about (`--site-dir`, `FILE`), or None when it is about none of theirs."""
+    for action in parser._actions:  # argparse keeps no public list of a parser's arguments
+        value = getattr(args, action.dest, None)
+        for path in value if isinstance(value, list) else [value]:
+            if isinstance(path, Path) and str(path) != "-" and concerns(err, path):
+                return action.option_strings[0] if action.option_strings else action.metavar or action.dest
+    return None

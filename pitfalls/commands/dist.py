@@ -15,8 +15,9 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from ..errors import PitfallsError, writable_output
 from ..settings import CONTENT_DIR, ROOT, site_root
-from .build import BuildFailed, build_date, build_site
+from .build import build_date, build_site
 
 ARCHIVE = ROOT / "dist" / "pitfall-guide-site.tar.gz"
 """Where `make dist` writes the archive."""
@@ -34,18 +35,15 @@ def register(commands) -> None:
 
 
 def _run(args) -> int:
+    writable_output(args.output, "--output", folder=False)  # before the build, not after it
     date, reproducible = build_date()
     if not reproducible:
         print("warning: no SOURCE_DATE_EPOCH and no git commit: dating the archive now, "
               "so it will not be byte-identical to another build", file=sys.stderr)
-    try:
-        with tempfile.TemporaryDirectory(prefix="pitfalls-dist-") as tmp:
-            site_dir = Path(tmp) / "site"
-            build_site(site_dir, site_url=site_root(args.site_url), content=args.content, build_date=date)
-            files = write_archive(site_dir, args.output, date)
-    except BuildFailed as err:
-        print(f"build failed: {err}", file=sys.stderr)
-        return 1
+    with tempfile.TemporaryDirectory(prefix="pitfalls-dist-") as tmp:
+        site_dir = Path(tmp) / "site"
+        build_site(site_dir, site_url=site_root(args.site_url), content=args.content, build_date=date)
+        files = write_archive(site_dir, args.output, date)
     digest = hashlib.sha256(args.output.read_bytes()).hexdigest()
     print(f"wrote {args.output} ({args.output.stat().st_size} bytes, {files} files, sha256 {digest})")
     return 0
@@ -65,7 +63,7 @@ def write_archive(site_dir: Path, output: Path, date: int) -> int:
             for path in paths:
                 name = f"{TOP_FOLDER}/{path.relative_to(site_dir).as_posix()}"
                 if path.is_symlink() or not (path.is_dir() or path.is_file()):
-                    raise BuildFailed(f"{path}: only plain files and folders belong in the site")
+                    raise PitfallsError(f"{path}: only plain files and folders belong in the site; remove it")
                 if path.is_dir():
                     tar.addfile(_entry(name, tarfile.DIRTYPE, 0o755, date))
                 else:

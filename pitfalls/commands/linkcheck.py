@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
+from ..errors import PitfallsError, existing_folder
 from ..settings import DEFAULT_SITE_URL
 
 _LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src"}
@@ -62,12 +63,17 @@ def broken_links(site_dir: Path, site_url: str = DEFAULT_SITE_URL) -> list[str]:
 
 def register(commands) -> None:
     parser = commands.add_parser("linkcheck", help="检查站内链接 / check internal links and anchors of a built site")
-    parser.add_argument("site_dir", type=Path, nargs="?", default=Path("site"))
+    parser.add_argument("site_dir", type=Path, nargs="?", default=Path("site"), metavar="SITE_DIR",
+                        help="the built site (default: %(default)s)")
     parser.add_argument("--site-url", default=DEFAULT_SITE_URL, help="the URL the site was built for")
     parser.set_defaults(run=_run)
 
 
 def _run(args) -> int:
+    todo = "build the site first (pitfalls build), or name the folder it was built into"
+    existing_folder(args.site_dir, "SITE_DIR", todo)
+    if not any(args.site_dir.rglob("*.html")):  # nothing checked is no proof that nothing is broken
+        raise PitfallsError(f"SITE_DIR {args.site_dir}: holds no HTML page; {todo}")
     problems = broken_links(args.site_dir, args.site_url)
     for problem in problems:
         print(problem)

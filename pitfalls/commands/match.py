@@ -25,7 +25,7 @@ from ..pages.export import entry_url
 from ..pages.render import plain_text
 from ..records.model import LANGUAGES, KnowledgeBase, Record
 from ..records.signatures import MIN_LITERAL_CHARS, anchor, exact_pattern
-from ..records.validate import ContentError, load_knowledge_base
+from ..records.validate import load_knowledge_base
 from ..settings import CONTENT_DIR, site_root
 
 CHUNK_CHARS = 1 << 20
@@ -36,6 +36,8 @@ SHOWN_LINE_CHARS = 300
 """Matching lines are cut to this length in the output."""
 DIRECT_SEARCH_AFTER = 100
 """An anchor found on more lines than this in one chunk is too common to pick lines by: its patterns are searched directly."""
+STDIN = Path("-")
+"""FILE meaning standard input."""
 JSON_FORMAT_VERSION = 1
 """Version of the `--json` output (docs/SIGNATURES.md); bumped on incompatible changes."""
 
@@ -211,7 +213,8 @@ def format_text(result: dict) -> str:
 
 def register(commands) -> None:
     match = commands.add_parser("match", help="从日志或报错找条目 / the entries whose error a log or traceback shows")
-    match.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="log or traceback to read (default: - = stdin)")
+    match.add_argument("file", nargs="?", type=Path, default=STDIN, metavar="FILE",
+                       help="log or traceback to read; - (the default) reads stdin")
     match.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0],
                        help="language of titles and URLs (default: %(default)s, the site's default)")
     match.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -221,20 +224,12 @@ def register(commands) -> None:
 
 
 def _match(args) -> int:
-    try:
-        base = load_knowledge_base(args.content)
-    except ContentError as err:
-        print(err, file=sys.stderr)
-        return 2
-    try:
-        if args.file == "-":
-            stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-        else:
-            stream = open(args.file, encoding="utf-8", errors="replace")
-    except OSError as err:
-        print(f"cannot read {args.file}: {err.strerror}", file=sys.stderr)
-        return 2
+    if args.file == STDIN:
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    else:  # before the content, the cheaper check; an OSError about FILE is one line (commands/cli.py)
+        stream = open(args.file, encoding="utf-8", errors="replace")
     with stream:
+        base = load_knowledge_base(args.content)
         matches, lines = scan(stream, probes(base))
     result = report(matches, lines, args.lang, site_root(args.site_url))
     try:

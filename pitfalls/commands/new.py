@@ -17,6 +17,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from ..errors import PitfallsError
 from ..records.duplicates import existing_entries, fingerprint, matches, source_label
 from ..records.load import MAX_FILE_BYTES, quoted_scalar, read_yaml, yaml_scalar
 from ..records.model import Label
@@ -55,12 +56,8 @@ FLOW_LISTS = ("tags", "related", "aliases")
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../pitfalls/record.schema.json"
 
 
-class NewError(Exception):
-    """An input `new` refuses; the message says which and why, `paste` is text to copy as it is."""
-
-    def __init__(self, message: str, paste: str = ""):
-        super().__init__(message)
-        self.paste = paste
+class NewError(PitfallsError):
+    """An input `new` refuses; the message says which and why, `details` is text to copy as it is."""
 
 
 def register(commands) -> None:
@@ -95,14 +92,9 @@ def _run(args) -> int:
             _add_keys(checked, path, text, missing, ask)
             checked = inspect_content(args.content)
         write_scaffold(checked, path, text)
-    except NewError as err:
-        for line in str(err).splitlines():
-            print(f"new: {line}", file=sys.stderr)
-        print(err.paste, end="", file=sys.stderr)
-        return 2
     except (EOFError, KeyboardInterrupt):
-        print("\nnew: cancelled", file=sys.stderr)
-        return 2
+        print(file=sys.stderr)  # past the unanswered prompt
+        raise PitfallsError("cancelled; nothing was written") from None
     print(shown_path(path))
     if title_zh or title_en or symptom:  # like a Q&A site before you post: is it already there?
         cutter = checked.segmenter()
@@ -161,7 +153,7 @@ def _ask_label(registry: Registry, key: str, ask: bool) -> Label:
         return Label(key=key, zh=zh, en=input(f"  English label [{suggested}]: ").strip() or suggested)
     raise NewError(f"{unknown}; known: {', '.join(registry.keys())}. To add it, put these lines in {registry.file}, "
                    "write its Chinese label, then run `new` again:",
-                   paste=entry_yaml(Label(key=key, zh="", en=suggested)))
+                   details=entry_yaml(Label(key=key, zh="", en=suggested)))
 
 
 def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[str], title_zh: str | None,

@@ -10,10 +10,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..errors import PitfallsError, existing_folder
 from ..pages.export import entry_url
 from ..pages.search_index import write_site_index
 from ..records.model import LANGUAGES
-from ..records.validate import ContentError, load_knowledge_base
+from ..records.validate import load_knowledge_base
 from ..settings import CONTENT_DIR, ENGINE_JS, site_root
 
 NODE_RUNNER = Path(__file__).with_name("search_node.js")
@@ -25,12 +26,13 @@ def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = (),
     overriding those of options.js."""
     node = shutil.which("node")
     if node is None:
-        raise RuntimeError("`python -m pitfalls search` runs the site's search engine with node; install nodejs")
+        raise PitfallsError("`pitfalls search` runs the site's search engine with node, which is not installed; "
+                            "install nodejs (make test does)")
     done = subprocess.run([node, str(NODE_RUNNER), str(ENGINE_JS), str(search_dir), ",".join(off), json.dumps(options or {})],
                           input=json.dumps(queries),
                           capture_output=True, text=True, encoding="utf-8")
     if done.returncode != 0:
-        raise RuntimeError(f"the search engine failed:\n{done.stderr.strip()}")
+        raise PitfallsError("the search engine failed (what node said follows)", details=done.stderr)
     return json.loads(done.stdout)
 
 
@@ -63,21 +65,17 @@ def register(commands) -> None:
 
 
 def _search(args) -> int:
-    try:
-        if args.site_dir:
-            search_dir = args.site_dir / args.lang / "search"
-            if not (search_dir / "manifest.json").exists():
-                print(f"{search_dir} has no search index: build the site first", file=sys.stderr)
-                return 1
-            results = run_queries(search_dir, [args.query])[0]
-        else:
-            base = load_knowledge_base(args.content)
-            with tempfile.TemporaryDirectory(prefix="pitfalls-search-") as tmp:
-                write_site_index(base, args.lang, Path(tmp))
-                results = run_queries(Path(tmp) / "search", [args.query])[0]
-    except (ContentError, RuntimeError) as err:
-        print(err, file=sys.stderr)
-        return 1
+    if args.site_dir:
+        existing_folder(args.site_dir, "--site-dir", "build the site first (pitfalls build), or leave --site-dir out")
+        search_dir = args.site_dir / args.lang / "search"
+        if not (search_dir / "manifest.json").exists():
+            raise PitfallsError(f"--site-dir {args.site_dir}: {search_dir} has no search index: build the site first")
+        results = run_queries(search_dir, [args.query])[0]
+    else:
+        base = load_knowledge_base(args.content)
+        with tempfile.TemporaryDirectory(prefix="pitfalls-search-") as tmp:
+            write_site_index(base, args.lang, Path(tmp))
+            results = run_queries(Path(tmp) / "search", [args.query])[0]
     root = site_root(args.site_url)
     results = [{**result, "url": entry_url(root, args.lang, result["id"])} for result in results]
     if not args.explain:

@@ -13,10 +13,12 @@ shows the same message, without a traceback.
 
 from __future__ import annotations
 
+import errno
 import logging
 import pickle
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -24,11 +26,13 @@ from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
 
+from ..errors import PitfallsError, existing_folder
 from ..pages.render import environment
 from ..records.model import LANGUAGES
-from ..records.validate import ContentError, ReadCache, load_knowledge_base
+from ..records.validate import CONTENT_FOLDER_TODO, ReadCache, load_knowledge_base
 from ..settings import CONTENT_DIR, ROOT
 from .build import language_environment, write_root_files
+from .dependencies import check_material, check_mkdocs, with_live_reload
 
 CODE = ("templates", "hooks", "pitfalls", "overrides", "static", "mkdocs.yml")
 """What the site is built with, besides the content: a change restarts the language workers."""
@@ -64,64 +68,105 @@ class Server(LiveReloadServer):
 
     failure: str | None = None
     """What stops the build, as shown in the terminal; None while the site is built."""
+    listening = False
+    """Whether `listen` took the port."""
+
+    def listen(self) -> None:
+        """Take the port now, before the first build (LiveReloadServer takes it when it starts serving,
+        minutes later): PitfallsError when it cannot, saying why and what to do."""
+        host, port = self.server_address[:2]
+        try:
+            super().server_bind()
+            super().server_activate()
+        except OSError as err:
+            self.server_close()
+            raise PitfallsError(_listen_problem(err, host, port)) from None
+        self.listening = True
+
+    def server_bind(self):
+        if not self.listening:
+            super().server_bind()
+
+    def server_activate(self):
+        if not self.listening:
+            super().server_activate()
 
     def serve_request(self, environ, start_response):
         path = environ["PATH_INFO"]
         if self.failure is None or not path.endswith(("/", ".html")) or path.startswith("/livereload/"):
             return super().serve_request(environ, start_response)
         page = environment().get_template("serve_error.html.j2").render(message=self.failure).encode("utf-8")
-        page = self._inject_js_into_html(page, self._visible_epoch)  # the live-reload script: reloads once fixed
+        page = with_live_reload(self, page)  # reloads by itself once fixed
         start_response("500 Internal Server Error", [("Content-Type", "text/html; charset=utf-8"),
                                                       ("Content-Length", str(len(page)))])
         return [page]
 
 
+def _listen_problem(err: OSError, host: str, port: int) -> str:
+    """One line for a port or host that cannot be listened on."""
+    if err.errno == errno.EADDRINUSE:
+        return (f"--port {port}: {host}:{port} is already in use (another `pitfalls serve`?); stop that server, "
+                "or give --port another number")
+    if err.errno == errno.EACCES:
+        return f"--port {port}: {err.strerror}; ports below 1024 need root: give --port 1024 or above, such as 8000"
+    if isinstance(err, socket.gaierror) or err.errno == errno.EADDRNOTAVAIL:
+        return f"--host {host}: {err.strerror}; give an address of this machine, such as 127.0.0.1"
+    return f"--host {host} --port {port}: cannot listen ({err.strerror}); give another --host or --port"
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = CONTENT_DIR) -> None:
-    """Serve both languages with live reload until interrupted."""
-    logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
-    logging.getLogger("mkdocs").setLevel(logging.INFO)  # "Detected file changes", "Reloading browsers"
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # clean up the temporary site on kill too
-    site_url = f"http://{host}:{port}/"
+    """Serve both languages with live reload until interrupted. What can be checked before building
+    is checked first: the content folder, MkDocs' and Material's internals we use, the port."""
+    existing_folder(content, "--content", CONTENT_FOLDER_TODO)
+    check_mkdocs()
+    check_material()
     work = Path(tempfile.mkdtemp(prefix="pitfalls-serve-"))
     serve_dir, handover = work / "site", work / "base.pickle"
     serve_dir.mkdir()
-    cache = ReadCache()
-    workers, code = None, None
-    server = Server(builder=lambda: None, host=host, port=port, root=str(serve_dir))
-
-    def builder() -> None:
-        nonlocal workers, code
-        now = _snapshot(ROOT / name for name in CODE)
-        if workers is None or now != code:
-            if workers is not None:
-                workers.stop()
-            workers, code = LanguageWorkers(serve_dir, site_url, handover), now
-        try:
-            base = load_knowledge_base(content, cache)
-        except ContentError as err:
-            server.failure = f"build failed: {err}"
-        else:
-            handover.write_bytes(pickle.dumps(base))
-            failed = workers.build()
-            server.failure = f"build failed: {', '.join(failed)}: see the terminal" if failed else None
-            if not failed:
-                write_root_files(serve_dir, base)
-        if server.failure:
-            print(server.failure, file=sys.stderr)
-
-    server.builder = builder
-    server.error_handler = lambda code: (serve_dir / "404.html").read_bytes() if code == 404 and (serve_dir / "404.html").exists() else None
-    builder()
-    for name in (*CODE, "content"):
-        server.watch(str(ROOT / name))
-    if not content.resolve().is_relative_to(ROOT):
-        server.watch(str(content))
+    server = workers = None
     try:
+        server = Server(builder=lambda: None, host=host, port=port, root=str(serve_dir))
+        server.listen()
+        logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+        logging.getLogger("mkdocs").setLevel(logging.INFO)  # "Detected file changes", "Reloading browsers"
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # clean up the temporary site on kill too
+        site_url = f"http://{host}:{port}/"
+        cache = ReadCache()
+        code = None
+
+        def builder() -> None:
+            nonlocal workers, code
+            now = _snapshot(ROOT / name for name in CODE)
+            if workers is None or now != code:
+                if workers is not None:
+                    workers.stop()
+                workers, code = LanguageWorkers(serve_dir, site_url, handover), now
+            try:
+                base = load_knowledge_base(content, cache)
+            except PitfallsError as err:  # content errors, or the content folder gone
+                server.failure = f"build failed: {err}"
+            else:
+                handover.write_bytes(pickle.dumps(base))
+                failed = workers.build()
+                server.failure = f"build failed: {', '.join(failed)}: see the terminal" if failed else None
+                if not failed:
+                    write_root_files(serve_dir, base)
+            if server.failure:
+                print(server.failure, file=sys.stderr)
+
+        server.builder = builder
+        server.error_handler = lambda code: (serve_dir / "404.html").read_bytes() if code == 404 and (serve_dir / "404.html").exists() else None
+        builder()
+        for name in (*CODE, "content"):
+            server.watch(str(ROOT / name))
+        if not content.resolve().is_relative_to(ROOT):
+            server.watch(str(content))
         server.serve()
     except KeyboardInterrupt:
         pass
     finally:
-        server.shutdown()
+        if server is not None and server.listening:
+            server.shutdown()
         if workers is not None:
             workers.stop()
         shutil.rmtree(work, ignore_errors=True)
@@ -141,9 +186,16 @@ def _snapshot(paths) -> dict[Path, tuple[int, int]]:
 def register(commands) -> None:
     serve_cmd = commands.add_parser("serve", help="本地预览，自动刷新 / serve with live reload on 127.0.0.1:8000")
     serve_cmd.add_argument("--host", default="127.0.0.1")
-    serve_cmd.add_argument("--port", type=int, default=8000)
+    serve_cmd.add_argument("--port", type=port_number, default=8000)
     serve_cmd.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     serve_cmd.set_defaults(run=_serve)
+
+
+def port_number(text: str) -> int:
+    """A TCP port, for argparse: 0 (any free port) to 65535."""
+    if not text.isdigit() or int(text) > 65535:
+        raise ValueError(text)
+    return int(text)
 
 
 def _serve(args) -> int:

@@ -8,8 +8,9 @@ changed (an entry, the entries that show it as related or similar, the listings)
 the feed and the search index files. A change to the categories, tags or search vocabulary rebuilds
 the language whole, as does any update that fails.
 
-The update calls two functions MkDocs keeps private (`_populate_page`, `_build_page`): the page
-steps of `mkdocs.commands.build.build`, which requirements.txt pins.
+The update calls two functions MkDocs keeps private (`_populate_page`, `_build_page`: the page
+steps of `mkdocs.commands.build.build`), through the adapter that `serve` checks when it starts
+(pitfalls/commands/dependencies.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..pages.export import site_files
 from ..pages.render import SiteRenderer
 from ..pages.search_index import EntryAnalysis, SearchIndex, build_index, write_index
 from ..settings import MKDOCS_YML, HookSettings
+from .dependencies import build_page, populate_page
 
 HOOK = "hooks/pitfalls_hook.py"
 """The hook's name in mkdocs.yml: MkDocs keeps the loaded module under it."""
@@ -89,13 +91,13 @@ class LanguageBuild:
             if file.is_documentation_page():
                 if file.page is None:
                     Page(None, file, config)
-                mkdocs_build._populate_page(file.page, config, files)
+                populate_page(file.page, config, files)
                 written.append(file)
             else:
                 file.copy_file()
         documentation = files.documentation_pages()
         for file in written:
-            mkdocs_build._build_page(file.page, config, documentation, build.nav, build.env)
+            build_page(file.page, config, documentation, build.nav, build.env)
         search = build_index(base, build.lang, self.analyses)
         write_index(search, Path(config.site_dir) / "search", self.search)
         self.search = search

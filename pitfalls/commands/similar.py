@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..errors import PitfallsError
 from ..records.duplicates import THRESHOLD, existing_entries, fingerprint, matches, source_label
 from ..records.load import read_yaml
-from ..records.validate import inspect_content
+from ..records.validate import ContentError, inspect_content
 from ..settings import CONTENT_DIR
 
 
@@ -24,11 +25,12 @@ def register(commands) -> None:
 
 
 def _run(args) -> int:
+    if not args.file.is_file():  # before the content: the cheaper check first
+        raise PitfallsError(f"FILE {args.file}: {'is a folder' if args.file.is_dir() else 'no such file'}; "
+                            "name a record file, such as a draft made with `new`")
     doc, problems = read_yaml(args.file, str(args.file))
     if doc is None:
-        for problem in problems:
-            print(problem, file=sys.stderr)
-        return 2
+        raise ContentError(problems)
     checked = inspect_content(args.content)
     cutter = checked.segmenter()
     draft = fingerprint(source_label(args.file, checked.documents), doc.data, cutter)

@@ -114,10 +114,13 @@ def read_yaml(path: Path, label: str, raw: bytes | None = None) -> tuple[YamlDoc
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as err:
             line = raw[: err.start].count(b"\n") + 1
-            raise YamlError(f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})", line) from None
+            raise YamlError(f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}); save the file as UTF-8",
+                                line) from None
         doc.data = _parse(text, doc.positions, doc.key_positions)
     except YamlError as err:
         return None, [Problem(label, err.field, err.message, err.line, err.column)]
+    except IsADirectoryError:
+        return None, [Problem(label, "", "is a folder, not a file; name a record file")]
     except OSError as err:
         return None, [Problem(label, "", f"cannot read file: {err.strerror}")]
     return doc, []

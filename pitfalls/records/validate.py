@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from ..errors import PitfallsError, existing_folder
 from ..text import Segmenter
 from .load import Problem, YamlDocument, field_name, read_yaml
 from .model import KnowledgeBase, Record, Reference, Step, Symptom, Text, Vocabulary, content_segmenter
@@ -17,16 +18,20 @@ from .signatures import compile_signature
 from .vocabulary import FILE_NAME as VOCABULARY_FILE
 from .vocabulary import read_vocabulary
 
+CONTENT_FOLDER_TODO = "give the folder that holds entries/, categories.yml and tags.yml (default: content/)"
+"""What to do about a --content that is not a folder."""
 RESERVED_IDS = frozenset({"assets", "categories", "recent", "search", "tags", "translations", "404"})
 """Ids that would collide with the site's own pages."""
 
 
-class ContentError(Exception):
-    """The content has errors; `problems` says which, where, and `notes` what was not checked because of them."""
+class ContentError(PitfallsError):
+    """The content has errors; `problems` says which, where, and `notes` what was not checked because of them.
+    One error is one line, `file:line:column: field: message`; more are a count, then a line each."""
 
     def __init__(self, problems: list[Problem], notes: tuple[str, ...] = ()):
         self.problems = problems
-        super().__init__(f"the content has {len(problems)} error(s):\n" + "\n".join([*map(str, problems), *notes]))
+        lines = [*map(str, problems), *notes]
+        super().__init__(lines[0] if len(lines) == 1 else f"the content has {len(problems)} error(s):\n" + "\n".join(lines))
 
 
 class ReadCache:
@@ -126,7 +131,9 @@ class ContentCheck:
 
 
 def inspect_content(content_dir: Path, cache: ReadCache | None = None) -> ContentCheck:
-    """Read, validate and cross-check the content, keeping the documents and records for reporting."""
+    """Read, validate and cross-check the content, keeping the documents and records for reporting.
+    A content folder that is not there is a PitfallsError, not a content error: nothing could be checked."""
+    existing_folder(content_dir, "--content", CONTENT_FOLDER_TODO)
     root = content_dir.parent
     read_record = cache.read_valid if cache else read_valid
     problems: list[Problem] = []

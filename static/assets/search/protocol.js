@@ -5,6 +5,10 @@
  * needs from the worker's own folder (docs/SEARCH.md). A search link's query (?q=…) comes in the worker's URL
  * (overrides/main.html puts it there), so the search starts with the worker, while Material still fetches its
  * stub and waits for READY; Material's QUERY for it then finds the answer under way. */
+// Material's SearchMessageType, checked against the installed Material's bundle when `pitfalls build`
+// and `pitfalls serve` start (pitfalls/commands/dependencies.py)
+const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
+
 const INDEX = new URL("./", self.location.href);
 const engine = new PitfallSearch.Engine(fetchJson);
 const early = new Map();  // query text → its search, started before Material asked
@@ -21,9 +25,9 @@ function fetchJson(path) {
 }
 
 addEventListener("message", async ({ data: message }) => {
-  if (message.type === 0) {
-    postMessage({ type: 1 });
-  } else if (message.type === 2) {
+  if (message.type === SETUP) {
+    postMessage({ type: READY });
+  } else if (message.type === QUERY) {
     const query = ++latest;
     let items = [];
     try {
@@ -34,6 +38,6 @@ addEventListener("message", async ({ data: message }) => {
       console.warn("search failed:", err);
     }
     if (query === latest)  // a later query is under way: its answer replaces this one
-      postMessage({ type: 3, data: { items } });
+      postMessage({ type: RESULT, data: { items } });
   }
 });

@@ -1,0 +1,263 @@
+"""The one error path (pitfalls/errors.py, commands/cli.py): every command, given each bad argument,
+prints one line on stderr that names the path or value and says what to do, exits 2, writes nothing,
+and refuses before doing work that the argument would throw away (building, serving)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from pitfalls.commands import build as build_command
+from pitfalls.commands import dist as dist_command
+from pitfalls.commands import serve as serve_command
+from pitfalls.commands.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+BAD = Path(__file__).parent / "fixtures" / "bad"
+CONTENT_TODO = "give the folder that holds entries/, categories.yml and tags.yml (default: content/)"
+
+
+@pytest.fixture
+def place(tmp_path):
+    """The paths the bad arguments name, under tmp_path (plus an unwritable folder and a busy port)."""
+    content = tmp_path / "content"
+    shutil.copytree(TINY, content)
+    not_utf8 = tmp_path / "not-utf8"
+    shutil.copytree(TINY, not_utf8)
+    shutil.copyfile(BAD / "not-utf8.yml", not_utf8 / "entries" / "not-utf8.yml")
+    folder_record = tmp_path / "folder-record"
+    shutil.copytree(TINY, folder_record)
+    (folder_record / "entries" / "training").mkdir()
+    (tmp_path / "file.txt").write_text("not a folder\n", encoding="utf-8")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "not-a-site").mkdir()
+    (tmp_path / "not-a-site" / "notes.txt").write_text("someone's files\n", encoding="utf-8")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        yield {"tmp": tmp_path, "content": content, "not_utf8": not_utf8, "folder_record": folder_record,
+               "missing": tmp_path / "missing", "file": tmp_path / "file.txt", "empty": tmp_path / "empty",
+               "not_a_site": tmp_path / "not-a-site", "unwritable": _unwritable_folder(tmp_path),
+               "busy_port": busy.getsockname()[1]}
+
+
+def _unwritable_folder(tmp_path: Path) -> Path:
+    """A folder nothing can be created in: mode 0555, or, for root (who ignores modes), /sys."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "read-only"
+        folder.mkdir()
+        folder.chmod(0o555)
+        return folder
+    try:
+        os.rmdir(tempfile.mkdtemp(dir="/sys"))
+    except OSError:
+        return Path("/sys")
+    pytest.skip("no unwritable folder here: running as root, and /sys is writable")
+
+
+NOT_UTF8 = "content/entries/not-utf8.yml:4:1: (file): not UTF-8 text (byte 0xc8 at offset 47); save the file as UTF-8"
+FOLDER_RECORD = ("content/entries/training:1:1: (file): folders inside entries/ are not read; put record files directly "
+                 "in entries/")
+CANNOT_WRITE = r"cannot write in {unwritable} \((Permission denied|Operation not permitted|Read-only file system)\); choose a folder you can write to"
+
+# (command line, the one line expected on stderr: a template of `place`'s paths, or re: a regular
+# expression; what must not run because the argument is checked first)
+CASES = {
+    # build
+    "build: unwritable --site-dir": (
+        "build --content {content} --site-dir {unwritable}/site",
+        "re:build: --site-dir {unwritable}/site: " + CANNOT_WRITE, "build.load_knowledge_base"),
+    "build: --site-dir under a file": (
+        "build --content {content} --site-dir {file}/site",
+        "build: --site-dir {file}/site: {file} is a file, so no folder can be made under it; choose another path",
+        "build.load_knowledge_base"),
+    "build: --site-dir is a file": (
+        "build --content {content} --site-dir {file}",
+        "build: --site-dir {file}: is a file; give the folder to write", "build.load_knowledge_base"),
+    "build: --site-dir holds the content": (
+        "build --content {content} --site-dir {tmp}",
+        "build: --site-dir {tmp}: holds {content}, and the build replaces the site folder whole; give a folder of its "
+        "own, such as site/", "build.load_knowledge_base"),
+    "build: --site-dir is someone's folder": (
+        "build --content {content} --site-dir {not_a_site}",
+        "build: --site-dir {not_a_site}: is not empty and holds no built site (no index.html), and the build replaces "
+        "it whole; give a new or empty folder, or delete it first", "build.load_knowledge_base"),
+    "build: no content folder": (
+        "build --content {missing} --site-dir {tmp}/site", f"build: --content {{missing}}: no such folder; {CONTENT_TODO}",
+        "build._build_languages"),
+    "build: content is a file": (
+        "build --content {file} --site-dir {tmp}/site", f"build: --content {{file}}: is a file, not a folder; {CONTENT_TODO}",
+        "build._build_languages"),
+    "build: non-UTF-8 record": (
+        "build --content {not_utf8} --site-dir {tmp}/site", f"build: {NOT_UTF8}".replace("content/", "not-utf8/", 1),
+        "build._build_languages"),
+    "build: record that is a folder": (
+        "build --content {folder_record} --site-dir {tmp}/site", f"build: {FOLDER_RECORD}".replace("content/", "folder-record/", 1),
+        "build._build_languages"),
+    # dist
+    "dist: unwritable --output": (
+        "dist --content {content} --output {unwritable}/site.tar.gz",
+        "re:dist: --output {unwritable}/site.tar.gz: " + CANNOT_WRITE, "dist.build_site"),
+    "dist: --output is a folder": (
+        "dist --content {content} --output {empty}", "dist: --output {empty}: is a folder; give the file to write",
+        "dist.build_site"),
+    "dist: --output under a file": (
+        "dist --content {content} --output {file}/site.tar.gz",
+        "dist: --output {file}/site.tar.gz: {file} is a file, so no file can be made under it; choose another path",
+        "dist.build_site"),
+    "dist: no content folder": (
+        "dist --content {missing} --output {tmp}/site.tar.gz", f"dist: --content {{missing}}: no such folder; {CONTENT_TODO}",
+        "build._build_languages"),
+    "dist: non-UTF-8 record": (
+        "dist --content {not_utf8} --output {tmp}/site.tar.gz", f"dist: {NOT_UTF8}".replace("content/", "not-utf8/", 1),
+        "build._build_languages"),
+    # serve
+    "serve: busy port": (
+        "serve --content {content} --port {busy_port}",
+        "serve: --port {busy_port}: 127.0.0.1:{busy_port} is already in use (another `pitfalls serve`?); stop that "
+        "server, or give --port another number", "serve.LanguageWorkers"),
+    "serve: port out of range": (
+        "serve --content {content} --port 70000",
+        "serve: argument --port: invalid port_number value: '70000'; see `pitfalls serve --help`", "serve.LanguageWorkers"),
+    "serve: no content folder": (
+        "serve --content {missing} --port 0", f"serve: --content {{missing}}: no such folder; {CONTENT_TODO}",
+        "serve.Server.listen"),
+    # linkcheck
+    "linkcheck: missing folder": (
+        "linkcheck {missing}",
+        "linkcheck: SITE_DIR {missing}: no such folder; build the site first (pitfalls build), or name the folder it "
+        "was built into", None),
+    "linkcheck: empty folder": (
+        "linkcheck {empty}",
+        "linkcheck: SITE_DIR {empty}: holds no HTML page; build the site first (pitfalls build), or name the folder "
+        "it was built into", None),
+    "linkcheck: a file": (
+        "linkcheck {file}",
+        "linkcheck: SITE_DIR {file}: is a file, not a folder; build the site first (pitfalls build), or name the "
+        "folder it was built into", None),
+    # check (a record's errors are its report, exit 1: tests/test_cli.py)
+    "check: no content folder": (
+        "check --content {missing}", f"check: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
+    "check: missing FILES": (
+        "check --content {content} {content}/entries/nope.yml",
+        "check: FILES {content}/entries/nope.yml: no such file; name record or registry files", None),
+    "check: FILES outside the content": (
+        "check --content {content} {file}",
+        "check: FILES {file}: is not in the content folder {content}; check reads the records of --content: give it "
+        "the folder this file is in", None),
+    # new
+    "new: no content folder": (
+        "new --content {missing} --id x --category training --tags cuda",
+        f"new: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
+    # similar
+    "similar: missing FILE": (
+        "similar --content {content} {missing}.yml",
+        "similar: FILE {missing}.yml: no such file; name a record file, such as a draft made with `new`", None),
+    "similar: FILE is a folder": (
+        "similar --content {content} {empty}",
+        "similar: FILE {empty}: is a folder; name a record file, such as a draft made with `new`", None),
+    "similar: non-UTF-8 FILE": (
+        "similar --content {content} {not_utf8}/entries/not-utf8.yml",
+        f"similar: {{not_utf8}}/entries/not-utf8.yml{NOT_UTF8.split('.yml', 1)[1]}", None),
+    "similar: no content folder": (
+        "similar --content {missing} {content}/entries/gpu-oom.yml",
+        f"similar: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
+    # search
+    "search: missing --site-dir": (
+        "search x --site-dir {missing}",
+        "search: --site-dir {missing}: no such folder; build the site first (pitfalls build), or leave --site-dir out", None),
+    "search: no content folder": (
+        "search x --content {missing}", f"search: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
+    "search: non-UTF-8 record": (
+        "search x --content {not_utf8}", f"search: {NOT_UTF8}".replace("content/", "not-utf8/", 1), None),
+    "search: record that is a folder": (
+        "search x --content {folder_record}", f"search: {FOLDER_RECORD}".replace("content/", "folder-record/", 1), None),
+    "search: unknown language": (
+        "search x --lang fr",
+        "search: argument --lang: invalid choice: 'fr' (choose from 'zh', 'en'); see `pitfalls search --help`", None),
+    # match
+    "match: missing FILE": (
+        "match --content {content} {missing}.log", "match: FILE {missing}.log: No such file or directory; check the path", None),
+    "match: FILE is a folder": (
+        "match --content {content} {empty}", "match: FILE {empty}: Is a directory; give a file", None),
+    "match: no content folder": (
+        "match --content {missing} -", f"match: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
+    "match: non-UTF-8 record": (
+        "match --content {not_utf8} -", f"match: {NOT_UTF8}".replace("content/", "not-utf8/", 1), None),
+    "match: record that is a folder": (
+        "match --content {folder_record} -", f"match: {FOLDER_RECORD}".replace("content/", "folder-record/", 1), None),
+    # no command at all
+    "no command": ("", "pitfalls: the following arguments are required: COMMAND; see `pitfalls --help`", None),
+}
+
+
+def _tree(folder: Path) -> dict[str, int]:
+    return {str(path.relative_to(folder)): path.stat().st_mtime_ns for path in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_command_refuses_each_bad_argument_in_one_line(case, place, capsys, monkeypatch):
+    command, expected, first = CASES[case]
+    if first:  # checked before this runs: it must not
+        module, _, name = first.partition(".")
+        target = {"build": build_command, "dist": dist_command, "serve": serve_command}[module]
+        if "." in name:
+            owner, _, name = name.partition(".")
+            target = getattr(target, owner)
+        monkeypatch.setattr(target, name, lambda *a, **k: pytest.fail(f"{first} ran before the bad argument was refused"))
+    paths = {key: str(value) for key, value in place.items()}
+    before = _tree(place["tmp"])
+    monkeypatch.chdir(place["tmp"])
+    monkeypatch.setattr("sys.stdin", open(os.devnull))
+    try:
+        status = main(command.format(**paths).split())
+    except SystemExit as exit:  # argparse
+        status = exit.code
+    out, err = capsys.readouterr()
+    assert status == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    if expected.startswith("re:"):
+        assert re.fullmatch(expected[3:].format(**{k: re.escape(v) for k, v in paths.items()}), err.rstrip("\n")), err
+    else:
+        assert err.rstrip("\n") == expected.format(**paths)
+    assert _tree(place["tmp"]) == before  # nothing half-written
+
+
+def test_an_os_error_on_a_path_the_user_gave_is_one_line_and_any_other_keeps_its_traceback(tmp_path, capsys, monkeypatch):
+    site_dir = tmp_path / "site"
+
+    def fails_on(path):
+        def build_site(*args, **kwargs):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return build_site
+
+    monkeypatch.setattr(build_command, "build_site", fails_on(tmp_path / ".site-x1y2"))  # the staging folder beside it
+    assert main(["build", "--site-dir", str(site_dir)]) == 2
+    assert capsys.readouterr().err == (f"build: --site-dir {tmp_path}/.site-x1y2: Permission denied; check its permissions, "
+                                       "or give --site-dir another path\n")
+    monkeypatch.setattr(build_command, "build_site", fails_on(ROOT / "templates" / "home.md.j2"))
+    with pytest.raises(PermissionError):  # not about anything the user named: a bug, shown with its traceback
+        main(["build", "--site-dir", str(site_dir)])
+
+
+def test_the_command_line_prints_one_line_and_no_traceback():
+    """As a user runs it: a separate process, whose output nothing else catches."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "pitfalls", "serve", "--port", str(port), "--content", str(TINY)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [f"serve: --port {port}: 127.0.0.1:{port} is already in use (another `pitfalls serve`?); "
+                                        "stop that server, or give --port another number"]

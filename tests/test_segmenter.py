@@ -1,0 +1,26 @@
+"""The jieba segmenter a process keeps: one, for the last dictionary asked for (pitfalls/text.py). A tokenizer
+holds about 70 MB and `serve` meets a new dictionary at every edit of the tags, categories or synonyms;
+bench/bench_serve_memory.py measures the workers' memory over 10 such edits."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from pitfalls.text import segmenter
+
+
+def test_the_same_dictionary_gets_the_same_segmenter():
+    words = frozenset({"显存标签甲"})
+    assert segmenter(words) is segmenter(frozenset(words))
+    assert segmenter(words).words("显存标签甲坏了") == ["显存标签甲", "坏", "了"]
+
+
+def test_a_new_dictionary_replaces_the_segmenter_and_the_old_one_is_let_go():
+    first = segmenter(frozenset({"显存标签乙"}))
+    gone = weakref.ref(first)
+    del first
+    second = segmenter(frozenset({"显存标签丙"}))
+    gc.collect()
+    assert gone() is None, "the previous vocabulary's tokenizer is still held"
+    assert "显存标签丙" in second.words("显存标签丙坏了")

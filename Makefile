@@ -4,8 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.package-lock.json
+MUTATION_STAMP := $(VENV)/.mutation-installed
+MUTATE ?=
 
-.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build clean
+.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build mutation clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,8 +53,15 @@ test: $(STAMP) system-packages $(NODE_STAMP) lint  ## set up, then lint and run 
 test-unit: $(STAMP)  ## the quick layer: tests that build no site and start no browser
 	$(PY) -m pytest -m "not site and not browser"
 
+$(MUTATION_STAMP): requirements-mutation.txt $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-mutation.txt
+	touch $(MUTATION_STAMP)
+
+mutation: $(STAMP) $(MUTATION_STAMP)  ## slow, not part of `make test`: mutmut over the modules of [tool.mutmut] in pyproject.toml (MUTATE=pitfalls/x.py for one), each against the quick layer; prints the score per module
+	$(PY) -m bench.mutation $(MUTATE)
+
 lint: $(STAMP)  ## ruff, configured in pyproject.toml
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf site .site-* dist $(VENV) node_modules
+	rm -rf site .site-* dist $(VENV) node_modules mutants

@@ -176,3 +176,70 @@ def test_a_read_cache_checks_again_only_the_files_that_changed(content, monkeypa
     record.write_text(record.read_text(encoding="utf-8").replace("category: training", "category: nope"), encoding="utf-8")
     with pytest.raises(ContentError, match=r"gpu-oom\.yml:\d+:\d+: category: unknown category 'nope'"):
         load_knowledge_base(content, cache)
+
+
+# --- the documented limits (docs/CONTENT.md, "Limits"), stated as the numbers the document gives ---
+
+
+def _rewrite(content: Path, old: str, new: str) -> None:
+    path = content / "entries" / "gpu-oom.yml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.parametrize("old, position", [("en: Out of GPU memory", "6:7: title.en"), ("zh: 显存不足", "5:7: title.zh")])
+def test_a_title_is_at_most_200_characters_in_each_language(content, old, position):
+    key = old.split(":")[0]
+    _rewrite(content, old, f"{key}: " + "标" * 200)
+    assert errors(content) == []
+    _rewrite(content, "标" * 200, "标" * 201)
+    assert errors(content) == [f"content/entries/gpu-oom.yml:{position}: is 201 characters long; the limit is 200"]
+
+
+@pytest.mark.parametrize("key, old, field", [
+    ("en: ", "Lower `batch_size`", "quick_fix.en"),
+    ("- ", '"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"', "symptoms[0]"),
+    ("en: ", "OOM at the first training step", "symptoms[1].en"),
+    ("en: ", "Lower the batch size", "steps[0].en"),
+    ("en: ", "Model weights, activations and optimizer state together exceed GPU memory.", "cause.en"),
+    ("title: ", "PyTorch CUDA semantics", "references[0].title"),
+    ("os: ", "Ubuntu 22.04", "environment.os"),
+])
+def test_text_and_verbatim_values_are_at_most_2000_characters(content, key, old, field):
+    _rewrite(content, key + old, key + "x" * 2000)
+    assert errors(content) == []
+    _rewrite(content, "x" * 2000, "x" * 2001)
+    found = errors(content)
+    assert len(found) == 1 and found[0].endswith(f": {field}: is 2001 characters long; the limit is 2000"), found
+
+
+def test_a_command_is_at_most_5000_characters(content):
+    _rewrite(content, "code: python train.py --batch-size 16", "code: " + "x" * 5000)
+    assert errors(content) == []
+    _rewrite(content, "x" * 5000, "x" * 5001)
+    assert errors(content) == ["content/entries/gpu-oom.yml:31:9: verification.code: is 5001 characters long; the limit is 5000"]
+
+
+RESERVED = ["assets", "categories", "recent", "search", "tags", "translations", "404"]
+"""The ids of the site's own pages, as docs/CONTENT.md lists them."""
+
+
+@pytest.mark.parametrize("reserved", RESERVED)
+def test_an_id_reserved_for_a_site_page_is_refused(content, reserved):
+    text = (TINY / "entries" / "docker-no-gpu.yml").read_text(encoding="utf-8")
+    (content / "entries" / f"{reserved}.yml").write_text(text.replace("id: docker-no-gpu", f"id: '{reserved}'"), encoding="utf-8")
+    assert errors(content) == [f"content/entries/{reserved}.yml:1:5: id: id '{reserved}' is reserved for a site page"]
+
+
+@pytest.mark.parametrize("reserved", RESERVED)
+def test_an_alias_reserved_for_a_site_page_is_refused(content, reserved):
+    _rewrite(content, "aliases: [cuda-oom-old]", f"aliases: [cuda-oom-old, '{reserved}']")
+    assert errors(content) == [f"content/entries/gpu-oom.yml:37:25: aliases[1]: alias '{reserved}' is reserved for a site page"]
+
+
+def test_an_id_next_to_a_reserved_one_is_fine(content):
+    for name in ("tag", "searches", "assets-2", "4040"):
+        text = (TINY / "entries" / "docker-no-gpu.yml").read_text(encoding="utf-8")
+        (content / "entries" / f"{name}.yml").write_text(text.replace("id: docker-no-gpu", f"id: '{name}'"), encoding="utf-8")
+    assert errors(content) == []

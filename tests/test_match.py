@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -186,3 +187,27 @@ def test_usage_and_content_errors_exit_2(tmp_path):
         "content/categories.yml:1:1: (file): cannot read file: No such file or directory",
         "content/tags.yml:1:1: (file): cannot read file: No such file or directory",
     ]
+
+
+def test_a_nan_loss_after_150_ordinary_loss_lines_is_found(seed_probes):
+    """`loss` is on every line of a training log: past 100 lines in a chunk its anchor stops picking
+    candidate lines, and the pattern itself is searched. The nan line must still be found."""
+    log = "".join(f"[2024-05-12 10:31:{n % 60:02d}] INFO step={n} loss={2 + n / 1000:.4f}\n" for n in range(150))
+    log += "[2024-05-12 10:33:31] INFO step=150 loss=nan\n"
+    matches = matched(log, seed_probes)
+    assert [m.record.id for m in matches] == ["loss-nan"]
+    hit = matches[0].hits[0]
+    assert (hit.line_number, hit.line, hit.count) == (151, "[2024-05-12 10:33:31] INFO step=150 loss=nan", 1)
+
+
+def test_a_case_insensitive_signature_matches_the_line_in_capitals(tmp_path):
+    """(?i) makes the pattern's literal text no anchor: it is searched directly, in any case."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "tiny", content)
+    record = content / "entries" / "gpu-oom.yml"
+    record.write_text(record.read_text(encoding="utf-8") + "signatures:\n  - regex: '(?i)cuda error: out of memory'\n",
+                      encoding="utf-8")
+    found = probes(load_knowledge_base(content))
+    for line in ("CUDA ERROR: OUT OF MEMORY", "RuntimeError: CUDA error: out of memory", "cuda error: Out Of Memory"):
+        matches, _ = scan(io.StringIO(f"step 1\n{line}\n"), found)
+        assert [(m.record.id, m.hits[0].probe.kind, m.hits[0].line_number) for m in matches] == [("gpu-oom", "regex", 2)], line

@@ -70,6 +70,7 @@ def test_bad_file_gets_exactly_one_located_message(tmp_path, name):
     base, problems = check_content(content)
     assert base is None
     assert [str(p) for p in problems] == [f"content/entries/{name}:{EXPECTED[name]}"]
+    assert (problems[0].field == "") == (": (file): " in EXPECTED[name])  # a problem of the whole file names no field
 
 
 def test_billion_laughs_is_refused_before_anything_is_built_from_it(tmp_path, monkeypatch):

@@ -101,6 +101,7 @@ def test_symlinks_and_folders_in_entries_are_refused(tmp_path):
         "content/entries/linked.yml:1:1: (file): symbolic links are not allowed; put the record file itself here",
         "content/entries/training:1:1: (file): folders inside entries/ are not read; put record files directly in entries/",
     ]
+    assert [p.field for p in problems] == ["", ""]
 
 
 def test_bom_and_crlf_are_fine(tmp_path):

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 import yaml
 
 from pitfalls.records import schema, validate
-from pitfalls.records.load import Problem
+from pitfalls.records.load import Problem, read_yaml
 from pitfalls.records.model import Label, Reference, Step, Text
 from pitfalls.records.registries import entry_yaml, with_entry
 from pitfalls.records.validate import ContentError, check_content, inspect_content, load_knowledge_base
@@ -405,3 +407,39 @@ def test_a_draft_replacing_an_existing_record_is_not_its_own_duplicate(content):
 def test_schema_errors_say_what_to_fix_at_the_value(content, old, new, expected):
     _rewrite(content, old, new)
     assert errors(content) == [f"content/entries/gpu-oom.yml:{expected}"]
+
+
+def test_local_refs_are_inlined_once_with_the_keywords_next_to_them():
+    defs = {"slug": {"type": "string", "pattern": "^[a-z]+$"}, "slugs": {"type": "array", "items": {"$ref": "#/$defs/slug"}}}
+    node = {"$defs": defs, "type": "object", "properties": {
+        "id": {"$ref": "#/$defs/slug", "maxLength": 80},             # beside the ref: added, and it wins
+        "aliases": {"$ref": "#/$defs/slugs"},                        # a definition that refers to another one
+        "any": {"anyOf": [{"$ref": "#/$defs/slug"}, {"type": "integer"}]},
+        "remote": {"$ref": "https://example.com/schema.json"},      # not local: left alone
+    }}
+    assert schema._inline_refs(node, defs) == {"$defs": defs, "type": "object", "properties": {
+        "id": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 80},
+        "aliases": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}},
+        "any": {"anyOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"type": "integer"}]},
+        "remote": {"$ref": "https://example.com/schema.json"},
+    }}
+
+
+@pytest.mark.parametrize("name", ["record", "export"])
+def test_the_inlined_schema_judges_every_record_as_the_schema_itself_does(name):
+    """The validator gets its $refs substituted for speed: it must refuse exactly what jsonschema, resolving them itself, refuses."""
+    raw = json.loads((schema.SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(raw)
+    inlined = cls(schema._inline_refs(raw, raw["$defs"]))
+    resolving = cls(raw)
+    seed = TINY.parent.parent.parent / "content" / "entries"
+    paths = sorted((TINY.parent / "bad").glob("*.yml")) + sorted((TINY / "entries").glob("*.yml")) + sorted(seed.glob("*.yml"))
+    documents = [doc.data for doc, _ in (read_yaml(path, path.name) for path in paths) if doc is not None]  # what reaches the schema
+    documents += [{"id": "x", "title": {"zh": 1}}, {"id": "BAD"}, [], "text", {"format_version": "1", "entries": [{}]}]
+    assert len(documents) >= 30
+
+    def found(validator, document):
+        return sorted((list(e.absolute_path), e.validator, str(e.validator_value)) for e in validator.iter_errors(document))
+
+    for document in documents:
+        assert found(inlined, document) == found(resolving, document)

@@ -380,7 +380,8 @@ def test_a_draft_replacing_an_existing_record_is_not_its_own_duplicate(content):
 
 
 @pytest.mark.parametrize("old, new, expected", [
-    ("tags: [cuda, gpu-memory]", "tags: [cuda, gpu-memory, cuda]", "20:7: tags: lists 'cuda' more than once"),
+    ("tags: [cuda, gpu-memory]", "tags: [cuda, gpu-memory, gpu-memory]", "20:7: tags: lists 'gpu-memory' more than once"),
+    ("category: training", "category: [training]", "3:11: category: must be text, not a list"),
     ("tags: [cuda, gpu-memory]", "tags: [" + ", ".join(f"t{n}" for n in range(21)) + "]", "20:7: tags: has 21 items; the limit is 20"),
     ("url: https://pytorch.org/docs/stable/notes/cuda.html", "url: ftp://pytorch.org/cuda.html",
      "34:10: references[0].url: 'ftp://pytorch.org/cuda.html' is not an http(s) URL"),
@@ -407,6 +408,15 @@ def test_a_draft_replacing_an_existing_record_is_not_its_own_duplicate(content):
 def test_schema_errors_say_what_to_fix_at_the_value(content, old, new, expected):
     _rewrite(content, old, new)
     assert errors(content) == [f"content/entries/gpu-oom.yml:{expected}"]
+
+
+def test_every_schema_error_of_a_file_is_reported(content):
+    _rewrite(content, "steps:\n  - zh: 降低 batch_size\n    en: Lower the batch size", "steps:\n  - code: ls")
+    _rewrite(content, "tags: [cuda, gpu-memory]", "tags: []")
+    _rewrite(content, "category: training", "category: [training]")
+    assert errors(content) == ["content/entries/gpu-oom.yml:3:11: category: must be text, not a list",
+                               "content/entries/gpu-oom.yml:15:5: steps[0]: needs 'zh' or 'en'",
+                               "content/entries/gpu-oom.yml:19:7: tags: must not be empty"]
 
 
 def test_local_refs_are_inlined_once_with_the_keywords_next_to_them():

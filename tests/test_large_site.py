@@ -12,8 +12,15 @@ import pytest
 
 from bench.generate import generate
 from pitfalls.commands.build import build_site
-from pitfalls.pages.listings import FULL_HOME_LIMIT, HOME_RECENT, PAGE_SIZE
 from pitfalls.records.validate import load_knowledge_base
+
+# the numbers README.md states, written here rather than imported: a change to the code's constants must fail these tests
+PAGE_SIZE = 100
+"""Entries a category, tag or "recent" listing page holds."""
+FULL_HOME_LIMIT = 100
+"""Up to this many entries the home page lists them all."""
+HOME_RECENT = 10
+"""Entries in the large home page's "recently updated" and "recently added" lists."""
 
 ENTRIES = 450
 """Past FULL_HOME_LIMIT, and enough for each of the four categories to need a second page."""

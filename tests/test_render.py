@@ -67,6 +67,13 @@ def test_pages_with_equal_inputs_are_equal_pages():
         assert len(same) > 100 and len(same) < len(new)
         for key in same:
             assert new[key].render() == old_pages[key], key
+        if new_base is retitled:  # … and only the pages that show the entry are rendered again
+            index = old.index
+            showing = {f"entry:{r.id}" for r in base.records if r.id == "entry-007" or "entry-007" in [s.id for s in index.similar(r)]}
+            showing |= {page.src_uri for group in (*index.categories, *index.tags) for page in group.pages
+                        if "entry-007" in [r.id for r in page.records]}
+            showing |= {page.src_uri for page in index.recent if "entry-007" in [r.id for r in page.records]}
+            assert set(new) - set(same) == showing | {"home", "tags", "translations"}  # the small pages are always rendered
 
 
 def test_more_of_the_markup_subset():

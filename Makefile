@@ -7,7 +7,7 @@ NODE_STAMP := node_modules/.package-lock.json
 MUTATION_STAMP := $(VENV)/.mutation-installed
 MUTATE ?=
 
-.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build mutation clean
+.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build mutation mutation-js clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +36,7 @@ $(NODE_STAMP): package.json package-lock.json | system-packages
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-node-packages: $(NODE_STAMP)  ## the npm packages of package-lock.json: axe-core, for tests/test_a11y.py
+node-packages: $(NODE_STAMP)  ## the npm packages of package-lock.json: axe-core, for tests/test_a11y.py; StrykerJS, for make mutation-js
 
 bench-search: $(STAMP) system-packages  ## our search vs stock Material search: quality, speed (via nginx and http.server), bytes, build time
 	$(PY) -m bench.bench_search
@@ -59,6 +59,9 @@ $(MUTATION_STAMP): requirements-mutation.txt $(STAMP)
 
 mutation: $(STAMP) $(MUTATION_STAMP)  ## slow, not part of `make test`: mutmut over the modules of [tool.mutmut] in pyproject.toml (MUTATE=pitfalls/x.py for one), each against the quick layer; prints the score per module
 	$(PY) -m bench.mutation $(MUTATE)
+
+mutation-js: $(STAMP) $(NODE_STAMP)  ## slow: StrykerJS (stryker.config.mjs, Node.js 22 or later) over static/assets/search/*.js against the quick-layer search tests
+	npx --no-install stryker run
 
 lint: $(STAMP)  ## ruff, configured in pyproject.toml
 	$(VENV)/bin/ruff check .

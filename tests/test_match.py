@@ -378,3 +378,53 @@ def test_a_line_across_the_end_of_a_chunk_is_read_whole(tmp_path):
     matches, lines = scan(io.StringIO(log), probes(load_knowledge_base(content)))
     assert lines == CHUNK_CHARS // len(filler) + 2
     assert [(m.record.id, m.hits[0].line_number) for m in matches] == [("docker-no-gpu", CHUNK_CHARS // len(filler) + 1)]
+
+
+def test_a_common_anchor_searched_directly_keeps_the_patterns_without_one(tmp_path):
+    """150 lines with `devices` make the symptom's anchor too common to pick lines by; the case-insensitive
+    signature, which has no anchor, must still be searched too."""
+    content = content_with(tmp_path, gpu_oom="signatures:\n  - regex: '(?i)cuda error: out of memory'\n")
+    log = "found 2 devices\n" * 150 + "CUDA ERROR: OUT OF MEMORY\nnvidia-smi: No devices were found\n"
+    assert sorted(ranked(content, log)) == [("docker-no-gpu", [("symptom", 152)]), ("gpu-oom", [("regex", 151)])]
+
+
+def test_match_reads_the_sites_content_by_default(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("PITFALLS_SITE_URL", raising=False)
+    (tmp_path / "ssh.log").write_bytes(SSH.encode() + b"\xff\xfe broken bytes are replaced\n")
+    status, out, _ = run_match_in_process(capsys, str(tmp_path / "ssh.log"), "--lang", "en")
+    assert status == 0
+    assert out.startswith("1. SSH port blocked by a firewall / server unreachable  [ssh-port-blocked]\n"
+                          "   http://127.0.0.1:8000/en/ssh-port-blocked/\n")
+
+
+def test_the_json_is_indented_utf_8(tmp_path, capsys):
+    content = content_with(tmp_path)
+    (tmp_path / "job.log").write_text(LOG, encoding="utf-8")
+    _, out, _ = run_match_in_process(capsys, str(tmp_path / "job.log"), "--json", "--content", str(content))
+    assert out.startswith('{\n  "format_version": 1,\n  "lang": "zh",\n')
+    assert '"title": "容器内看不到 GPU"' in out
+
+
+def test_match_help_names_its_options(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["match", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert done.value.code == 0
+    for text in ("FILE|-", "log or traceback to read (default: - = stdin)", "--lang {zh,en}",
+                 "language of titles and URLs (default: zh, the site's default)", "print the result as JSON",
+                 "content folder (default:", "public root URL of the printed links (default:"):
+        assert text in out, text
+
+
+def test_a_closed_pipe_ends_match_quietly(tmp_path, capsys, monkeypatch):
+    """`pitfalls match log | head`: the reader stopped reading; no traceback, and the exit status still says what matched."""
+    content = content_with(tmp_path)
+    (tmp_path / "job.log").write_text(LOG, encoding="utf-8")
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert main(["match", str(tmp_path / "job.log"), "--content", str(content)]) == 0
+    assert sys.stdout is None

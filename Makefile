@@ -4,8 +4,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.package-lock.json
+MUTATION_STAMP := $(VENV)/.mutation-installed
+MUTATE ?=
 
-.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build bench-serve-memory clean
+.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build bench-serve-memory mutation mutation-js clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +36,7 @@ $(NODE_STAMP): package.json package-lock.json | system-packages
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-node-packages: $(NODE_STAMP)  ## the npm packages of package-lock.json: axe-core, for tests/test_a11y.py
+node-packages: $(NODE_STAMP)  ## the npm packages of package-lock.json: axe-core, for tests/test_a11y.py; StrykerJS, for make mutation-js
 
 bench-search: $(STAMP) system-packages  ## our search vs stock Material search: quality, speed (via nginx and http.server), bytes, build time
 	$(PY) -m bench.bench_search
@@ -54,8 +56,18 @@ test: $(STAMP) system-packages $(NODE_STAMP) lint  ## set up, then lint and run 
 test-unit: $(STAMP)  ## the quick layer: tests that build no site and start no browser
 	$(PY) -m pytest -m "not site and not browser"
 
+$(MUTATION_STAMP): requirements-mutation.txt $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-mutation.txt
+	touch $(MUTATION_STAMP)
+
+mutation: $(STAMP) $(MUTATION_STAMP)  ## slow, not part of `make test`: mutmut over the modules of [tool.mutmut] in pyproject.toml (MUTATE=pitfalls/x.py for one), each against the quick layer; prints the score per module
+	$(PY) -m bench.mutation $(MUTATE)
+
+mutation-js: $(STAMP) $(NODE_STAMP)  ## slow: StrykerJS (stryker.config.mjs, Node.js 22 or later) over static/assets/search/*.js against the quick-layer search tests
+	npx --no-install stryker run
+
 lint: $(STAMP)  ## ruff, configured in pyproject.toml
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf site .site-* dist $(VENV) node_modules
+	rm -rf site .site-* dist $(VENV) node_modules mutants

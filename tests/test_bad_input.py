@@ -14,7 +14,6 @@ import pytest
 import yaml
 
 from pitfalls.commands.build import build_site
-from pitfalls.records.load import MAX_FILE_BYTES
 from pitfalls.records.validate import ContentError, check_content
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +69,7 @@ def test_bad_file_gets_exactly_one_located_message(tmp_path, name):
     base, problems = check_content(content)
     assert base is None
     assert [str(p) for p in problems] == [f"content/entries/{name}:{EXPECTED[name]}"]
+    assert (problems[0].field == "") == (": (file): " in EXPECTED[name])  # a problem of the whole file names no field
 
 
 def test_billion_laughs_is_refused_before_anything_is_built_from_it(tmp_path, monkeypatch):
@@ -86,9 +86,9 @@ def test_billion_laughs_is_refused_before_anything_is_built_from_it(tmp_path, mo
 
 def test_oversized_file(tmp_path):
     content = content_with(tmp_path)
-    (content / "entries" / "huge.yml").write_text("id: huge\n#" + "x" * MAX_FILE_BYTES + "\n", encoding="utf-8")
+    (content / "entries" / "huge.yml").write_text("id: huge\n#" + "x" * 256 * 1024 + "\n", encoding="utf-8")  # 256 KiB: docs/CONTENT.md
     _, problems = check_content(content)
-    assert [str(p) for p in problems] == [f"content/entries/huge.yml:1:1: (file): file is {MAX_FILE_BYTES + 11} bytes; the limit is {MAX_FILE_BYTES}"]
+    assert [str(p) for p in problems] == ["content/entries/huge.yml:1:1: (file): file is 262155 bytes; the limit is 262144"]
 
 
 def test_symlinks_and_folders_in_entries_are_refused(tmp_path):
@@ -100,6 +100,7 @@ def test_symlinks_and_folders_in_entries_are_refused(tmp_path):
         "content/entries/linked.yml:1:1: (file): symbolic links are not allowed; put the record file itself here",
         "content/entries/training:1:1: (file): folders inside entries/ are not read; put record files directly in entries/",
     ]
+    assert [p.field for p in problems] == ["", ""]
 
 
 def test_bom_and_crlf_are_fine(tmp_path):

@@ -12,9 +12,15 @@ from pathlib import Path
 import pytest
 
 from conftest import LARGE_ENTRIES as ENTRIES
-from pitfalls.pages.listings import FULL_HOME_LIMIT, HOME_RECENT, PAGE_SIZE
-from pitfalls.pages.render import PREVIEW_LIMIT
 from pitfalls.records.validate import load_knowledge_base
+
+# the numbers README.md states, written here rather than imported: a change to the code's constants must fail these tests
+PAGE_SIZE = 100
+"""Entries a category, tag or "recent" listing page holds."""
+FULL_HOME_LIMIT = 100
+"""Up to this many entries the home page lists them all."""
+HOME_RECENT = 10
+"""Entries in the large home page's "recently updated" and "recently added" lists."""
 
 pytestmark = pytest.mark.site
 
@@ -99,7 +105,7 @@ def test_pages_after_the_first_have_a_meta_description_of_their_own(large):
     for page in ("en/categories/training/page/2/", "zh/categories/deployment/page/2/", "en/recent/page/2/", "zh/recent/page/3/"):
         text = (site / page / "index.html").read_text(encoding="utf-8")
         description = html.unescape(re.search(r'<meta name="description" content="([^"]*)">', text).group(1))
-        assert len(description) <= PREVIEW_LIMIT and description not in seen, page
+        assert len(description) <= 200 and description not in seen, page  # the documented 200 characters
         seen.add(description)
     assert description.startswith("最近更新 · 第 3 页 · 450 条：")
     page2 = (site / "en/categories/training/page/2/index.html").read_text(encoding="utf-8")

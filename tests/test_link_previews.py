@@ -10,7 +10,7 @@ import re
 import pytest
 
 from conftest import ROOT
-from pitfalls.pages.render import PREVIEW_LIMIT, plain_text, preview_description, shorten, ui_strings
+from pitfalls.pages.render import plain_text, preview_description, shorten, ui_strings
 from pitfalls.records.validate import load_knowledge_base
 
 EN = ui_strings()["en"]["preview"]
@@ -32,16 +32,16 @@ def test_short_previews_are_whole():
 def test_a_long_problem_gives_way_before_the_fix():
     problem = "Traceback (most recent call last): " + "frame " * 60
     text = preview_description(EN, "Title", problem, "do this, then that")
-    assert len(text) <= PREVIEW_LIMIT and text.startswith("Title: Traceback (most recent call last): frame")
+    assert len(text) <= 200 and text.startswith("Title: Traceback (most recent call last): frame")
     assert text.endswith("… — Fix: do this, then that")
     assert "fram…" not in text  # cut between words
 
 
 def test_a_long_fix_is_cut_at_the_end():
     text = preview_description(EN, "Title", "an error", "step " * 80)
-    assert len(text) <= PREVIEW_LIMIT and text.startswith("Title: an error — Fix: step step") and text.endswith(" step…")
+    assert len(text) <= 200 and text.startswith("Title: an error — Fix: step step") and text.endswith(" step…")
     chinese = preview_description(ui_strings()["zh"]["preview"], "标题", "报错", "解决办法" * 80)
-    assert len(chinese) == PREVIEW_LIMIT and chinese.startswith("标题：报错 —— 解决：解决办法") and chinese.endswith("…")
+    assert len(chinese) == 200 and chinese.startswith("标题：报错 —— 解决：解决办法") and chinese.endswith("…")
 
 
 def test_shorten():
@@ -65,7 +65,7 @@ def test_every_entry_previews_its_problem_and_fix_in_its_language(site, lang, fi
         problem = problem.strip()
         assert problem == symptom or problem.endswith("…") and symptom.startswith(problem[:-1])
         assert shown_fix == fix or shown_fix.endswith("…") and fix.startswith(shown_fix[:-1])
-        assert len(description) <= PREVIEW_LIMIT
+        assert len(description) <= 200
         assert "`" not in description and "](" not in description  # plain text, not the record's markup
 
 
@@ -98,7 +98,7 @@ def test_every_page_type_has_a_meta_description_of_its_own(site):
     descriptions = {}
     for path, page in pages.items():
         description = meta(page, 'name="description"')
-        assert description.strip() and len(description) <= PREVIEW_LIMIT, path
+        assert description.strip() and len(description) <= 200, path  # the documented 200 characters
         assert meta(page, 'property="og:description"') == description, path
         descriptions[path] = description
     assert descriptions["zh/categories/training/index.html"].startswith("分类：训练 · 4 条：")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from pitfalls.commands.cli import main
 from pitfalls.commands.match import CHUNK_CHARS, probes, scan
 from pitfalls.records.validate import load_knowledge_base
 
@@ -186,3 +188,243 @@ def test_usage_and_content_errors_exit_2(tmp_path):
         "content/categories.yml:1:1: (file): cannot read file: No such file or directory",
         "content/tags.yml:1:1: (file): cannot read file: No such file or directory",
     ]
+
+
+def test_a_nan_loss_after_150_ordinary_loss_lines_is_found(seed_probes):
+    """`loss` is on every line of a training log: past 100 lines in a chunk its anchor stops picking
+    candidate lines, and the pattern itself is searched. The nan line must still be found."""
+    log = "".join(f"[2024-05-12 10:31:{n % 60:02d}] INFO step={n} loss={2 + n / 1000:.4f}\n" for n in range(150))
+    log += "[2024-05-12 10:33:31] INFO step=150 loss=nan\n"
+    matches = matched(log, seed_probes)
+    assert [m.record.id for m in matches] == ["loss-nan"]
+    hit = matches[0].hits[0]
+    assert (hit.line_number, hit.line, hit.count) == (151, "[2024-05-12 10:33:31] INFO step=150 loss=nan", 1)
+
+
+def test_a_case_insensitive_signature_matches_the_line_in_capitals(tmp_path):
+    """(?i) makes the pattern's literal text no anchor: it is searched directly, in any case."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "tiny", content)
+    record = content / "entries" / "gpu-oom.yml"
+    record.write_text(record.read_text(encoding="utf-8") + "signatures:\n  - regex: '(?i)cuda error: out of memory'\n",
+                      encoding="utf-8")
+    found = probes(load_knowledge_base(content))
+    for line in ("CUDA ERROR: OUT OF MEMORY", "RuntimeError: CUDA error: out of memory", "cuda error: Out Of Memory"):
+        matches, _ = scan(io.StringIO(f"step 1\n{line}\n"), found)
+        assert [(m.record.id, m.hits[0].probe.kind, m.hits[0].line_number) for m in matches] == [("gpu-oom", "regex", 2)], line
+
+
+# --- on the tiny fixture with signatures of our own: ranking, counting, the output, in-process ---
+
+
+def content_with(tmp_path: Path, **signatures: str) -> Path:
+    """The tiny fixture content, with a `signatures:` YAML block (the value) added to each named record."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "tiny", content)
+    for record_id, block in signatures.items():
+        record = content / "entries" / f"{record_id.replace('_', '-')}.yml"
+        record.write_text(record.read_text(encoding="utf-8") + block, encoding="utf-8")
+    return content
+
+
+LOG = """\
+step 1
+RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB
+   nvidia-smi: No devices were found
+RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB
+"""
+OOM_SIGNATURES = "signatures:\n  - exact: 'CUDA out of memory. Tried to allocate <size>'\n  - regex: 'allocate 1\\.\\d+ GiB'\n"
+
+
+def run_match_in_process(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(["match", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_report_shows_each_matching_line_once_with_what_matched_it(tmp_path, capsys):
+    content = content_with(tmp_path, gpu_oom=OOM_SIGNATURES)
+    (tmp_path / "job.log").write_text(LOG, encoding="utf-8")
+    status, out, err = run_match_in_process(capsys, str(tmp_path / "job.log"), "--content", str(content), "--lang", "en")
+    assert (status, err) == (0, "")
+    assert out == """\
+1. Out of GPU memory  [gpu-oom]
+   http://127.0.0.1:8000/en/gpu-oom/
+   Quick fix: Lower batch_size
+   line 2: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB
+      ← exact: CUDA out of memory. Tried to allocate <size> (2 lines)
+      ← symptom: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB
+   line 4: RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB
+      ← regex: allocate 1\\.\\d+ GiB
+2. 容器内看不到 GPU  [docker-no-gpu]
+   http://127.0.0.1:8000/en/docker-no-gpu/
+   Quick fix: 安装 NVIDIA Container Toolkit，并加 --gpus all
+   line 3: nvidia-smi: No devices were found
+      ← symptom: nvidia-smi: No devices were found
+"""
+
+
+def test_the_report_in_chinese_is_the_default(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("PITFALLS_SITE_URL", raising=False)
+    content = content_with(tmp_path, gpu_oom=OOM_SIGNATURES)
+    (tmp_path / "job.log").write_text(LOG, encoding="utf-8")
+    status, out, _ = run_match_in_process(capsys, str(tmp_path / "job.log"), "--content", str(content),
+                                          "--site-url", "https://kb.example.org/x")
+    assert status == 0
+    assert out.splitlines()[:6] == [
+        "1. 显存不足  [gpu-oom]",
+        "   https://kb.example.org/x/zh/gpu-oom/",
+        "   快速修复: 减小 batch_size",
+        "   第 2 行: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB",
+        "      ← exact: CUDA out of memory. Tried to allocate <size> (2 行)",
+        "      ← symptom: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    ]
+
+
+def test_the_json_report_in_process(tmp_path, capsys):
+    content = content_with(tmp_path, gpu_oom=OOM_SIGNATURES)
+    (tmp_path / "job.log").write_text(LOG, encoding="utf-8")
+    status, out, _ = run_match_in_process(capsys, str(tmp_path / "job.log"), "--json", "--content", str(content),
+                                          "--lang", "en")
+    assert status == 0
+    result = json.loads(out)
+    assert {k: v for k, v in result.items() if k != "matches"} == {"format_version": 1, "lang": "en", "lines_read": 4}
+    assert [(m["id"], m["title"], m["url"], m["quick_fix"]) for m in result["matches"]] == [
+        ("gpu-oom", "Out of GPU memory", "http://127.0.0.1:8000/en/gpu-oom/", "Lower batch_size"),
+        ("docker-no-gpu", "容器内看不到 GPU", "http://127.0.0.1:8000/en/docker-no-gpu/", "安装 NVIDIA Container Toolkit，并加 --gpus all"),
+    ]
+    assert result["matches"][1]["hits"] == [
+        {"kind": "symptom", "pattern": "nvidia-smi: No devices were found", "line_number": 3,
+         "line": "   nvidia-smi: No devices were found", "count": 1}]  # the JSON keeps the line as it was
+    assert [(h["kind"], h["line_number"], h["count"]) for h in result["matches"][0]["hits"]] == [
+        ("exact", 2, 2), ("symptom", 2, 1), ("regex", 4, 1)]
+
+
+def test_reading_standard_input_and_nothing_found(tmp_path, capsys, monkeypatch):
+    content = content_with(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"ok\r\n\xff\xfe not utf-8\r\nlast line")))
+    status, out, _ = run_match_in_process(capsys, "--content", str(content), "--lang", "en")
+    assert (status, out) == (1, "no entry matches (3 lines read)\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("一切正常\n".encode())))
+    status, out, _ = run_match_in_process(capsys, "-", "--content", str(content))
+    assert (status, out) == (1, "没有匹配的条目（读取 1 行）\n")
+
+
+def test_a_missing_log_or_broken_content_exits_2_with_the_reason(tmp_path, capsys):
+    content = content_with(tmp_path)
+    status, out, err = run_match_in_process(capsys, str(tmp_path / "missing.log"), "--content", str(content))
+    assert (status, out, err) == (2, "", f"cannot read {tmp_path / 'missing.log'}: No such file or directory\n")
+    (content / "tags.yml").write_text("cuda: {zh: CUDA}\n", encoding="utf-8")
+    status, out, err = run_match_in_process(capsys, str(tmp_path / "missing.log"), "--content", str(content))
+    assert (status, out) == (2, "") and err.startswith("the content has ")
+    assert "content/tags.yml:1:7: cuda: 'en' is required" in err
+
+
+def ranked(content: Path, log: str) -> list[tuple]:
+    matches, _ = scan(io.StringIO(log), probes(load_knowledge_base(content)))
+    return [(m.record.id, [(h.probe.kind, h.line_number) for h in m.hits]) for m in matches]
+
+
+def test_entries_rank_by_patterns_then_specificity_then_line_then_id(tmp_path):
+    content = content_with(
+        tmp_path,
+        docker_no_gpu="signatures:\n  - exact: 'alpha failure'\n  - exact: 'omega failure of the long kind'\n",
+        gpu_oom="signatures:\n  - exact: 'bravo failure'\n",  # as specific as alpha failure: 12 literal characters
+    )
+    # docker-no-gpu comes first by id: gpu-oom wins on one rule where it loses on the next ones
+    assert [i for i, _ in ranked(content, "bravo failure\nalpha failure\n")] == ["gpu-oom", "docker-no-gpu"]  # earlier line
+    assert [i for i, _ in ranked(content, "alpha failure\nbravo failure\n")] == ["docker-no-gpu", "gpu-oom"]
+    assert [i for i, _ in ranked(content, "bravo failure and alpha failure\n")] == ["docker-no-gpu", "gpu-oom"]  # same line: id
+    assert [i for i, _ in ranked(content, "bravo failure\nomega failure of the long kind\n")] == ["docker-no-gpu", "gpu-oom"]  # more specific
+    assert ranked(content, "bravo failure\nomega failure of the long kind\nalpha failure\n") == [
+        ("docker-no-gpu", [("exact", 2), ("exact", 3)]), ("gpu-oom", [("exact", 1)])]
+    content = content_with(tmp_path / "2", gpu_oom="signatures:\n  - exact: 'bravo failure'\n  - exact: 'gamma failure'\n",
+                           docker_no_gpu="signatures:\n  - exact: 'alpha failure of the much longer and more specific kind'\n")
+    assert [i for i, _ in ranked(content, "alpha failure of the much longer and more specific kind\nbravo failure\ngamma failure\n")] \
+        == ["gpu-oom", "docker-no-gpu"]  # two patterns beat one more specific, on an earlier line
+
+
+@pytest.mark.parametrize("symptom, probed", [("a b c d", False), ("ab cde", True), ("Error", True), ("Err", False)])
+def test_a_verbatim_symptom_is_a_pattern_from_5_non_blank_characters(tmp_path, symptom, probed):
+    content = content_with(tmp_path)
+    record = content / "entries" / "docker-no-gpu.yml"
+    record.write_text(record.read_text(encoding="utf-8").replace('  - "nvidia-smi: No devices were found"',
+                                                                 f'  - "nvidia-smi: No devices were found"\n  - "{symptom}"'),
+                      encoding="utf-8")
+    found = [(p.record.id, p.kind, p.text, p.specificity) for p in probes(load_knowledge_base(content))]
+    assert (("docker-no-gpu", "symptom", symptom, len(symptom.replace(" ", ""))) in found) is probed
+    assert ("gpu-oom", "symptom", "OOM at the first training step", 25) not in found  # a behaviour, in words: no pattern
+    assert [ranked(content, f"x {symptom}  y\n")] == ([[("docker-no-gpu", [("symptom", 1)])]] if probed else [[]])
+
+
+def test_counts_line_numbers_and_the_shown_line(tmp_path):
+    content = content_with(tmp_path)
+    long_line = "nvidia-smi: No devices were found " + "x" * 400
+    log = f"a\r\nnvidia-smi: No devices were found\r\nb\n{long_line}\nnvidia-smi: No devices were found"
+    matches, lines = scan(io.StringIO(log), probes(load_knowledge_base(content)))
+    assert lines == 5  # the last line has no newline
+    (hit,) = matches[0].hits
+    assert (hit.line_number, hit.count, hit.line) == (2, 3, "nvidia-smi: No devices were found\r")
+    matches, _ = scan(io.StringIO(f"{long_line}\n"), probes(load_knowledge_base(content)))
+    assert matches[0].hits[0].line == long_line[:300]
+
+
+def test_a_line_across_the_end_of_a_chunk_is_read_whole(tmp_path):
+    content = content_with(tmp_path)
+    filler = "x" * 99 + "\n"
+    head = filler * (CHUNK_CHARS // len(filler)) + "y" * (CHUNK_CHARS % len(filler) - 10)  # the chunk ends 10 characters on
+    log = head + "nvidia-smi: No devices were found\nnext\n"
+    matches, lines = scan(io.StringIO(log), probes(load_knowledge_base(content)))
+    assert lines == CHUNK_CHARS // len(filler) + 2
+    assert [(m.record.id, m.hits[0].line_number) for m in matches] == [("docker-no-gpu", CHUNK_CHARS // len(filler) + 1)]
+
+
+def test_a_common_anchor_searched_directly_keeps_the_patterns_without_one(tmp_path):
+    """150 lines with `devices` make the symptom's anchor too common to pick lines by; the case-insensitive
+    signature, which has no anchor, must still be searched too."""
+    content = content_with(tmp_path, gpu_oom="signatures:\n  - regex: '(?i)cuda error: out of memory'\n")
+    log = "found 2 devices\n" * 150 + "CUDA ERROR: OUT OF MEMORY\nnvidia-smi: No devices were found\n"
+    assert sorted(ranked(content, log)) == [("docker-no-gpu", [("symptom", 152)]), ("gpu-oom", [("regex", 151)])]
+
+
+def test_match_reads_the_sites_content_by_default(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("PITFALLS_SITE_URL", raising=False)
+    (tmp_path / "ssh.log").write_bytes(SSH.encode() + b"\xff\xfe broken bytes are replaced\n")
+    status, out, _ = run_match_in_process(capsys, str(tmp_path / "ssh.log"), "--lang", "en")
+    assert status == 0
+    assert out.startswith("1. SSH port blocked by a firewall / server unreachable  [ssh-port-blocked]\n"
+                          "   http://127.0.0.1:8000/en/ssh-port-blocked/\n")
+
+
+def test_the_json_is_indented_utf_8(tmp_path, capsys):
+    content = content_with(tmp_path)
+    (tmp_path / "job.log").write_text(LOG, encoding="utf-8")
+    _, out, _ = run_match_in_process(capsys, str(tmp_path / "job.log"), "--json", "--content", str(content))
+    assert out.startswith('{\n  "format_version": 1,\n  "lang": "zh",\n')
+    assert '"title": "容器内看不到 GPU"' in out
+
+
+def test_match_help_names_its_options(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["match", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert done.value.code == 0
+    for text in ("FILE|-", "log or traceback to read (default: - = stdin)", "--lang {zh,en}",
+                 "language of titles and URLs (default: zh, the site's default)", "print the result as JSON",
+                 "content folder (default:", "public root URL of the printed links (default:"):
+        assert text in out, text
+
+
+def test_a_closed_pipe_ends_match_quietly(tmp_path, capsys, monkeypatch):
+    """`pitfalls match log | head`: the reader stopped reading; no traceback, and the exit status still says what matched."""
+    content = content_with(tmp_path)
+    (tmp_path / "job.log").write_text(LOG, encoding="utf-8")
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError
+
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    assert main(["match", str(tmp_path / "job.log"), "--content", str(content)]) == 0
+    assert sys.stdout is None

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from conftest import FIXTURES
-from pitfalls.pages.render import SiteRenderer, block_markup, inline_markup, markdown_text, plain_text
+from helpers.bases import dates, knowledge_base
+from pitfalls.pages.render import RenderedPage, SiteRenderer, block_markup, inline_markup, markdown_text, plain_text, preview_description, shorten
 from pitfalls.records.validate import load_knowledge_base
 
 
@@ -38,3 +43,109 @@ def test_block_markup_keeps_code_blocks_verbatim():
 def test_plain_and_heading_text():
     assert plain_text("Lower `batch_size` [see](https://x.org)") == "Lower batch_size see"
     assert markdown_text("C++ *bold* <i>") == "C\\+\\+ \\*bold\\* &lt;i&gt;"
+
+
+# --- what `serve` relies on: equal inputs, equal pages ---
+
+
+def test_pages_with_equal_inputs_are_equal_pages():
+    """`serve` renders again only the pages whose inputs changed: after each kind of edit, every page whose
+    inputs stayed equal must render as before (150 entries: the listings have a second page)."""
+    base = knowledge_base(150)
+    before = dates(base)
+    old = SiteRenderer(base, "en", dates=before)
+    old_plan = old.plan()
+    old_pages = {key: plan.render() for key, plan in old_plan.items()}
+    more = knowledge_base(151)  # one entry more, on page 2 of its listings: page 1 keeps its entries, not its count
+    retitled = replace(base, records=tuple(replace(r, title=replace(r.title, en="Renamed")) if r.id == "entry-007" else r
+                                         for r in base.records))
+    redated = dict(before)  # a later time the same day: the same place in "recent", another date shown
+    redated["entry-003"] = replace(before["entry-003"], updated=before["entry-003"].updated.replace("T00", "T01"))
+    for new_base, new_dates in [(more, {**before, "entry-150": before["entry-000"]}), (retitled, before), (base, redated)]:
+        new = SiteRenderer(new_base, "en", dates=new_dates, previous=old.index).plan()
+        same = [key for key in old_plan.keys() & new.keys() if new[key].inputs is not None and old_plan[key].inputs == new[key].inputs]
+        assert len(same) > 100 and len(same) < len(new)
+        for key in same:
+            assert new[key].render() == old_pages[key], key
+        if new_base is retitled:  # … and only the pages that show the entry are rendered again
+            index = old.index
+            showing = {f"entry:{r.id}" for r in base.records if r.id == "entry-007" or "entry-007" in [s.id for s in index.similar(r)]}
+            showing |= {page.src_uri for group in (*index.categories, *index.tags) for page in group.pages
+                        if "entry-007" in [r.id for r in page.records]}
+            showing |= {page.src_uri for page in index.recent if "entry-007" in [r.id for r in page.records]}
+            assert set(new) - set(same) == showing | {"home", "tags", "translations"}  # the small pages are always rendered
+
+
+def test_more_of_the_markup_subset():
+    assert inline_markup("``a`b`` and `c`") == "<code>a`b</code> and <code>c</code>"  # a longer fence holds a backtick
+    assert inline_markup("[*em* text](http://x.org/p?q=1*2)") == \
+        '<a href="http://x.org/p?q=1*2" rel="nofollow noopener"><em>em</em> text</a>'  # emphasis in the text, not the URL
+    assert inline_markup("`[not](https://x.org)`") == "<code>[not](https://x.org)</code>"
+    assert inline_markup("*a* and *b*, **c** **d**") == "<em>a</em> and <em>b</em>, <strong>c</strong> <strong>d</strong>"
+    assert inline_markup("2*3*4 and snake_case *x*y") == "2*3*4 and snake_case *x*y"  # inside words: not emphasis
+    assert block_markup("a\nb\n\n\n  \nc") == "<p>a<br>\nb</p>\n<p>c</p>"  # one newline breaks the line, blank lines the paragraph
+    assert block_markup("```py\nx = 1 < 2\n```") == "<pre><code>x = 1 &lt; 2</code></pre>"
+    assert block_markup("one\n```\nA\n```\ntwo\n```\nB\n```") == \
+        "<p>one</p>\n<pre><code>A</code></pre>\n<p>two</p>\n<pre><code>B</code></pre>"
+    assert block_markup("  \n\n  ") == ""
+    assert markdown_text(r"\`*_{}[]()#+-.! ok <&>") == r"\\\`\*\_\{\}\[\]\(\)\#\+\-\.\! ok &lt;&amp;&gt;"
+    assert plain_text("```sh\nls  -la\n```\n see [the docs](https://x.org)  `a`") == "ls -la see the docs a"
+
+
+@pytest.mark.parametrize("text, limit, expected", [
+    ("abc", 3, "abc"),                         # at the limit: whole
+    ("abcd", 3, "ab…"),                        # one over: cut, with the ellipsis inside the limit
+    ("aaaa bbbb cccc", 12, "aaaa bbbb…"),      # a space in the last 40%: cut there, the word stays whole
+    ("aaaaaaa bbbbbbbbbbb", 10, "aaaaaaa…"),
+    ("a bbbbbbbbbbbbbbbbb", 12, "a bbbbbbbbb…"),  # the only space too early: cut inside the word
+    ("aaaa    bbbbbbbb", 10, "aaaa…"),          # no blanks before the ellipsis
+])
+def test_shorten(text, limit, expected):
+    assert shorten(text, limit) == expected
+
+
+def test_a_preview_keeps_a_few_words_of_the_problem_however_long_the_fix():
+    fix = "step " * 60
+    text = preview_description("{title}: {problem} — Fix: {fix}", "Title", "an error message that is long enough", fix)
+    # the problem in 30 characters at most (not less), the rest cut at the end
+    assert text.startswith("Title: an error message that is… — Fix: step step") and text.endswith("step…") and len(text) == 195  # cut between words
+
+
+def test_the_pages_that_are_not_entries():
+    base = load_knowledge_base(FIXTURES / "tiny")
+    renderer = SiteRenderer(base, "en", edit_url="https://example.org/edit/")
+    home = renderer.home()
+    assert (home.src_uri, home.title, home.description) == ("index.md", "Pitfall Guide",
+                                                            "Environment → Error → Diagnosis → Fix · 2 field-tested lessons")
+    entry = renderer.entry(base.record("gpu-oom"))
+    assert (entry.src_uri, entry.title, entry.meta) == ("gpu-oom.md", "Out of GPU memory", {"og_type": "article"})
+    assert entry.description == "Out of GPU memory: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB — Fix: Lower batch_size"
+    assert renderer.alias(base.record("gpu-oom"), "cuda-oom-old") == RenderedPage("cuda-oom-old/index.html", """\
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Out of GPU memory</title>
+<link rel="canonical" href="../gpu-oom/">
+<meta name="robots" content="noindex">
+<meta http-equiv="refresh" content="0; url=../gpu-oom/">
+</head>
+<body>
+<p>This entry has moved to <a href="../gpu-oom/">Out of GPU memory</a></p>
+</body>
+</html>
+""", "Out of GPU memory")
+    assert renderer.all_tags() == RenderedPage("tags/index.md", """\
+<h1 id="top">All tags</h1>
+
+<ul class="pf-tag-index">
+<li><a class="pf-tag" href="cuda/">#CUDA</a> <span class="pf-count">2</span></li>
+<li><a class="pf-tag" href="docker/">#Docker</a> <span class="pf-count">1</span></li>
+<li><a class="pf-tag" href="gpu-memory/">#GPU memory</a> <span class="pf-count">1</span></li>
+</ul>
+""", "All tags")  # the unused tag has no page
+    translations = renderer.translations()
+    assert (translations.src_uri, translations.title) == ("translations.md", "Translation status")
+    assert '<tr id="coverage-en"><td>English</td><td>1/2 entries (50%)</td></tr>' in translations.content
+    assert ('<li><a href="../docker-no-gpu/">容器内看不到 GPU</a> · <a class="pf-edit" '
+            'href="https://example.org/edit/tests/fixtures/tiny/entries/docker-no-gpu.yml">Edit this record</a></li>') in translations.content

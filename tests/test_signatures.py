@@ -8,24 +8,54 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.records.signatures import compile_signature, exact_pattern
+from pitfalls.records.signatures import anchor, compile_signature, exact_pattern, is_literal
 from pitfalls.records.validate import check_content
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 
 
-@pytest.mark.parametrize("pattern", [
-    r"(a+)+bbbbb",                     # nested repetition
-    r"Error: (?:[a-z]+ )+failed",      # the same, as people write it
-    r"(a|a)*bbbbb",                    # alternatives that match alike
-    r"(?:ab|\wb)*cdefg",               # alternatives that start alike
-    r"(?:a?)*bbbbb",                   # repeating what can match nothing
-    r"\d+\.?\d+ errors",               # adjacent repetitions over the same characters
-    r"(\w+)\s\1 repeated",             # back-reference
+NESTED = "a repetition inside a repetition, like (a+)+; repeat one level only"
+ALTERNATIVES = ("a repetition of alternatives that can match the same text, like (ab|\\wb)* or (a|a)*; "
+                "make the alternatives start differently")
+NULLABLE = "a repetition of something that can match nothing, like (a?)*"
+ADJACENT = "two repetitions in a row that can match the same characters, like \\d+\\d*; merge them"
+BACKREFERENCE = "a back-reference (\\1): matching it can take exponential time"
+
+
+@pytest.mark.parametrize("pattern, why", [
+    (r"(a+)+bbbbb", NESTED),
+    (r"Error: (?:[a-z]+ )+failed", NESTED),           # the same, as people write it
+    (r"(?:a{1,2})+bbbbb", NESTED),                    # a bounded repetition that can take 1 or 2 inside an unbounded one
+    (r"(?:x+){2}yyyyy", NESTED),                      # an unbounded one inside one repeated twice
+    (r"(?:(x+)z){3}yyyyy", NESTED),                   # … also inside a group
+    (r"(x)?(?(1)(?:a+)+|b) end", NESTED),             # … or inside a conditional's first branch
+    (r"(x)?(?(1)b|(?:a+)+) end", NESTED),             # … or its second
+    (r"(a|a)*bbbbb", ALTERNATIVES),
+    (r"(?:ab|\wb)*cdefg", ALTERNATIVES),              # alternatives that start alike
+    (r"(?:ab|cd|ae)+ done", ALTERNATIVES),            # the first and the third
+    (r"(?:(?:a?|bc|d?)e)+ done", ALTERNATIVES),       # two that can match nothing, not next to each other
+    (r"(?:a?)*bbbbb", NULLABLE),                      # repeating what can match nothing
+    (r"\d+\.?\d+ errors", ADJACENT),                  # adjacent repetitions over the same characters
+    (r"[a-c]+a+ units", ADJACENT),                    # a range's first character …
+    (r"[a-c]+b+ units", ADJACENT),                    # … one inside it …
+    (r"[a-c]+c+ units", ADJACENT),                    # … and its last
+    (r"[a-cx]+a+ units", ADJACENT),                   # a range before a literal in a class
+    (r"[xa-c]+x+ units", ADJACENT),                   # a literal before a range
+    (r"[x\d]+x+ units", ADJACENT),                    # a literal before a category
+    (r"[^x]+y+ units", ADJACENT),                     # a negated character
+    (r"[^xy]+z+ units", ADJACENT),                    # a negated class
+    (r"x+(xy)+ zzzzz", ADJACENT),                     # what a group starts with
+    (r"x+(?:xa|yb)+ zzzzz", ADJACENT),                # … what any of its alternatives starts with
+    (r"x+(?:x?y)+ zzzzz", ADJACENT),                  # … what follows an optional start, and the start
+    (r"[a-z]+\b[a-z]+ words", ADJACENT),              # an assertion between them matches no character
+    (r"(?:c?|ab)+ zzzzz", NULLABLE),                  # one alternative can match nothing
+    (r"(x)?(?:(?(1)ab))+ zzzzz", NULLABLE),           # a conditional without a second branch
+    (r"(\w+)\s\1 repeated", BACKREFERENCE),
 ])
-def test_catastrophic_backtracking_is_refused(pattern):
-    with pytest.raises(ValueError, match="backtrack catastrophically"):
+def test_catastrophic_backtracking_is_refused_with_the_reason(pattern, why):
+    with pytest.raises(ValueError) as refused:
         compile_signature("regex", pattern)
+    assert str(refused.value) == f"could backtrack catastrophically on a long line: {why}"
 
 
 @pytest.mark.parametrize("pattern", [
@@ -33,20 +63,91 @@ def test_catastrophic_backtracking_is_refused(pattern):
     r"(?:foo|bar)+ bazzz",
     r"DataLoader worker \(pid(?:\(s\))? [\d, ]+\) exited",
     r"(?i)cuda out of memory",
+    r"(?:ab?)+ done",                 # an optional character inside a repetition
+    r"\d+x{1,3}\d+ items",            # a required character between two repetitions of digits
+    r"\d+[a-z]+ units",                # two repetitions in a row over different characters
+    r"[^x]+x+ done",                  # … a negated character and that character
+    r"[a-c]+[d-f]+ units",            # … two ranges
+    r"[xy]+a+ units",                 # … a class of literals and another character
+    r"(?:(?:ab|c?)d)+ end",           # alternatives of which one can match nothing, in a repetition
+    r"(?>abc\d+) done",               # an atomic group
+    r"(x)?(?(1)bcd|efg)hij klm",      # a conditional
+    r"(x)?(?:(?(1)ab|cd))+ zzzzz",    # … with two branches that match something, repeated
+    r"[^xy]+x+ done",                 # a negated class and a character it leaves out
+    r".+\n+ done",                    # `.` matches no newline
 ])
 def test_linear_patterns_are_accepted(pattern):
     assert compile_signature("regex", pattern).kind == "regex"
 
 
+@pytest.mark.parametrize("pattern, literals", [
+    (r"abc(defg)", 7),                 # inside a group
+    (r"xy(?>abcde)", 7),               # inside an atomic group
+    (r"(?:ab){2,4}cd", 6),             # a repeated part counts as often as it must be there
+    (r"(?:ab){3}", 6),
+    (r"(?:ab)?cdefg", 5),              # an optional part not at all
+    (r"(?:abc|de)fgh", 5),             # alternatives: the shorter one
+])
+def test_specificity_counts_the_literal_characters_every_match_contains(pattern, literals):
+    assert compile_signature("regex", pattern).specificity == literals
+
+
+@pytest.mark.parametrize("pattern, expected", [
+    (r"abc", "abc"),                              # 3 characters: long enough …
+    (r"ab\d", None),                              # … 2 are not
+    (r"abc\d", "abc"),
+    (r"zz\d+abcdef", "abcdef"),                   # the longest run, not the first or the greatest
+    (r"abcdef\d+zz\s+abcd", "abcdef"),
+    (r"(CUDA error)", "CUDA error"),              # a group around everything is looked into …
+    (r"((CUDA error))", "CUDA error"),            # … however deep
+    (r"(ab)cdefgh", "cdefgh"),                    # a group that is not everything is not
+    (r"(?i:CUDA error)", None),                   # case-insensitive: no case-sensitive text to look for
+])
+def test_the_anchor_is_the_longest_literal_run_every_match_contains(pattern, expected):
+    assert anchor(pattern) == expected
+
+
+def test_a_signature_has_the_anchor_of_its_pattern():
+    assert compile_signature("regex", r"\d+ CUDA error: no kernel image").anchor == " CUDA error: no kernel image"
+    # blank runs match any blanks, so the anchor stops at one
+    assert compile_signature("exact", "DataLoader worker (pid <pid>) exited unexpectedly").anchor == "unexpectedly"
+    assert compile_signature("regex", "(?i)cuda error: out of memory").anchor is None
+
+
+def test_leading_global_flags_are_scoped_so_that_patterns_can_be_combined():
+    assert compile_signature("regex", "(?i)cuda out of memory").pattern == "(?i:cuda out of memory)"
+    assert compile_signature("regex", "(?is)a.b cdefg").pattern == "(?is:a.b cdefg)"
+    assert compile_signature("regex", "cuda (?i:out of) memory").pattern == "cuda (?i:out of) memory"  # already scoped
+
+
+def test_a_literal_signature_is_exact_text_without_placeholders():
+    def literal(kind: str, text: str) -> bool:
+        return is_literal(compile_signature(kind, text))
+
+    assert literal("exact", "CUDA out of memory. Tried to allocate")
+    assert literal("exact", "File \"<stdin>\" not found")  # <stdin> is no placeholder
+    assert not literal("exact", "CUDA out of memory. Tried to allocate <size>")
+    assert not literal("regex", "CUDA out of memory")
+
+
+def test_without_placeholders_exact_text_is_matched_literally():
+    pattern = exact_pattern("kill <pid>  now", placeholders=False)
+    assert re.fullmatch(pattern, "kill <pid>\tnow")
+    assert not re.search(pattern, "kill 4821 now")
+
+
 @pytest.mark.parametrize("kind, text, message", [
     ("regex", "(unclosed", "not a valid regular expression: missing ), unterminated subpattern at position 0"),
     ("regex", r"\d*", "matches the empty string, so it would match every line"),
-    ("regex", r"ab\w+", "requires only 2 literal character(s); at least 5 are needed"),
-    ("regex", r"(?P<x>Error) here", "has a named group"),
+    ("regex", r"ab\w+", "requires only 2 literal character(s); at least 5 are needed so that it does not match unrelated lines"),
+    ("regex", r"\w+", "requires only 0 literal character(s); at least 5 are needed so that it does not match unrelated lines"),
+    ("exact", "at <num>: <any>", "requires only 3 literal character(s); at least 5 are needed so that it does not match unrelated lines"),
+    ("regex", r"(?P<x>Error) here", "has a named group (?P<…>); use (?:…): all signatures are searched as one pattern"),
 ])
 def test_useless_or_broken_patterns_say_why(kind, text, message):
-    with pytest.raises(ValueError, match=re.escape(message)):
+    with pytest.raises(ValueError) as refused:
         compile_signature(kind, text)
+    assert str(refused.value) == message
 
 
 def test_placeholders_stand_for_the_varying_parts():

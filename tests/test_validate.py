@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 import yaml
 
 from pitfalls.records import schema, validate
-from pitfalls.records.model import Label
+from pitfalls.records.load import Problem, read_yaml
+from pitfalls.records.model import Label, Reference, Step, Text
 from pitfalls.records.registries import entry_yaml, with_entry
 from pitfalls.records.validate import ContentError, check_content, inspect_content, load_knowledge_base
 
@@ -42,6 +45,19 @@ def test_tiny_fixture_loads_into_typed_records():
     assert oom.last_verified == "2026-11-01" and oom.aliases == ("cuda-oom-old",)
     assert oom.source == "tests/fixtures/tiny/entries/gpu-oom.yml"  # project-relative: the edit link's path
     assert oom.translated("en") and not base.record("docker-no-gpu").translated("en")
+    assert oom.title == Text(zh="显存不足", en="Out of GPU memory") and oom.quick_fix.zh == "减小 `batch_size`"
+    assert oom.cause == Text(zh="模型、激活值和优化器状态的总和超过了显存容量。",
+                             en="Model weights, activations and optimizer state together exceed GPU memory.")
+    assert oom.verification == Step(Text(zh="再次运行训练，确认不再报错：", en="Run training again and confirm the error is gone:"),
+                                    code="python train.py --batch-size 16")
+    assert oom.references == (Reference("PyTorch CUDA semantics", "https://pytorch.org/docs/stable/notes/cuda.html"),)
+    assert oom.related == ("docker-no-gpu",) and oom.signatures == ()
+    docker = base.record("docker-no-gpu")  # the optional fields left out
+    assert (docker.cause, docker.verification, docker.references, docker.related, docker.environment) == (None, None, (), (), {})
+    assert (docker.last_verified, docker.aliases, docker.title.en, docker.steps[0].text.en) == (None, (), None, None)
+    assert [c.key for c in base.categories] == ["training", "deployment"]  # registry order
+    assert [t.key for t in base.tags] == ["cuda", "gpu-memory", "docker", "unused"]
+    assert base.content_dir == TINY
 
 
 def test_unknown_tag_and_category_name_the_file_the_field_and_the_value(content):
@@ -68,6 +84,8 @@ def test_a_typo_in_tags_yml_gives_its_own_errors_first_and_no_cascade(content):
         "content/tags.yml:2:3: cuda: 'en' is required",
         "content/tags.yml:3:3: cuda.eng: unknown field 'eng' (did you mean 'en'?); allowed: zh, en",
     ]
+    assert checked.unchecked == {"content/tags.yml": ["content/entries/docker-no-gpu.yml", "content/entries/gpu-oom.yml"]}
+    assert checked.base is None and [r.id for r in checked.records] == ["docker-no-gpu", "gpu-oom"]  # with stand-in labels
     assert checked.notes() == {"content/tags.yml": "note: content/tags.yml has errors, so the tags named by 2 record(s) "
                                                    "were not checked; fix it first, then check again"}
     with pytest.raises(ContentError) as err:
@@ -176,3 +194,262 @@ def test_a_read_cache_checks_again_only_the_files_that_changed(content, monkeypa
     record.write_text(record.read_text(encoding="utf-8").replace("category: training", "category: nope"), encoding="utf-8")
     with pytest.raises(ContentError, match=r"gpu-oom\.yml:\d+:\d+: category: unknown category 'nope'"):
         load_knowledge_base(content, cache)
+
+
+# --- the documented limits (docs/CONTENT.md, "Limits"), stated as the numbers the document gives ---
+
+
+def _rewrite(content: Path, old: str, new: str) -> None:
+    path = content / "entries" / "gpu-oom.yml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.parametrize("old, position", [("en: Out of GPU memory", "6:7: title.en"), ("zh: 显存不足", "5:7: title.zh")])
+def test_a_title_is_at_most_200_characters_in_each_language(content, old, position):
+    key = old.split(":")[0]
+    _rewrite(content, old, f"{key}: " + "标" * 200)
+    assert errors(content) == []
+    _rewrite(content, "标" * 200, "标" * 201)
+    assert errors(content) == [f"content/entries/gpu-oom.yml:{position}: is 201 characters long; the limit is 200"]
+
+
+@pytest.mark.parametrize("key, old, field", [
+    ("en: ", "Lower `batch_size`", "quick_fix.en"),
+    ("- ", '"RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"', "symptoms[0]"),
+    ("en: ", "OOM at the first training step", "symptoms[1].en"),
+    ("en: ", "Lower the batch size", "steps[0].en"),
+    ("en: ", "Model weights, activations and optimizer state together exceed GPU memory.", "cause.en"),
+    ("title: ", "PyTorch CUDA semantics", "references[0].title"),
+    ("os: ", "Ubuntu 22.04", "environment.os"),
+])
+def test_text_and_verbatim_values_are_at_most_2000_characters(content, key, old, field):
+    _rewrite(content, key + old, key + "x" * 2000)
+    assert errors(content) == []
+    _rewrite(content, "x" * 2000, "x" * 2001)
+    found = errors(content)
+    assert len(found) == 1 and found[0].endswith(f": {field}: is 2001 characters long; the limit is 2000"), found
+
+
+def test_a_command_is_at_most_5000_characters(content):
+    _rewrite(content, "code: python train.py --batch-size 16", "code: " + "x" * 5000)
+    assert errors(content) == []
+    _rewrite(content, "x" * 5000, "x" * 5001)
+    assert errors(content) == ["content/entries/gpu-oom.yml:31:9: verification.code: is 5001 characters long; the limit is 5000"]
+
+
+RESERVED = ["assets", "categories", "recent", "search", "tags", "translations", "404"]
+"""The ids of the site's own pages, as docs/CONTENT.md lists them."""
+
+
+@pytest.mark.parametrize("reserved", RESERVED)
+def test_an_id_reserved_for_a_site_page_is_refused(content, reserved):
+    text = (TINY / "entries" / "docker-no-gpu.yml").read_text(encoding="utf-8")
+    (content / "entries" / f"{reserved}.yml").write_text(text.replace("id: docker-no-gpu", f"id: '{reserved}'"), encoding="utf-8")
+    assert errors(content) == [f"content/entries/{reserved}.yml:1:5: id: id '{reserved}' is reserved for a site page"]
+
+
+@pytest.mark.parametrize("reserved", RESERVED)
+def test_an_alias_reserved_for_a_site_page_is_refused(content, reserved):
+    _rewrite(content, "aliases: [cuda-oom-old]", f"aliases: [cuda-oom-old, '{reserved}']")
+    assert errors(content) == [f"content/entries/gpu-oom.yml:37:25: aliases[1]: alias '{reserved}' is reserved for a site page"]
+
+
+def test_an_id_next_to_a_reserved_one_is_fine(content):
+    for name in ("tag", "searches", "assets-2", "4040"):
+        text = (TINY / "entries" / "docker-no-gpu.yml").read_text(encoding="utf-8")
+        (content / "entries" / f"{name}.yml").write_text(text.replace("id: docker-no-gpu", f"id: '{name}'"), encoding="utf-8")
+    assert errors(content) == []
+
+
+# --- rules across records, and what is not a record ---
+
+
+def test_hidden_files_in_entries_are_not_records(content):
+    for name in (".DS_Store", ".gpu-oom.yml.swp", ".#notes"):
+        (content / "entries" / name).write_bytes(b"\x00 not yaml")
+    base, problems = check_content(content)
+    assert problems == [] and [r.id for r in base.records] == ["docker-no-gpu", "gpu-oom"]
+
+
+def test_file_level_problems_name_no_field(content):
+    (content / "entries" / "notes.txt").write_text("x", encoding="utf-8")
+    (content / "entries" / "Bad_Name.yml").write_text("x", encoding="utf-8")
+    _, problems = check_content(content)
+    assert problems == [
+        Problem("content/entries/Bad_Name.yml", "", "'Bad_Name' is not a valid file name: lowercase ASCII letters, digits and single "
+                "hyphens (e.g. 'bad-name'); the file name is the entry's URL"),
+        Problem("content/entries/notes.txt", "", "record files end in .yml"),
+    ]
+
+
+def test_an_unknown_key_far_from_every_known_one_gets_no_suggestion(content):
+    _rewrite(content, "category: training", "category: zzzzzz")
+    _rewrite(content, "tags: [cuda, gpu-memory]", "tags: [cuda, qqqqqq]")
+    assert errors(content) == [
+        "content/entries/gpu-oom.yml:3:11: category: unknown category 'zzzzzz'; known: training, deployment; a new one goes in "
+        "content/categories.yml with a zh and an en label (CONTRIBUTING.md)",
+        "content/entries/gpu-oom.yml:20:14: tags[1]: unknown tag 'qqqqqq'; add it to content/tags.yml with a zh and an en label "
+        "(CONTRIBUTING.md), or use a known key",
+    ]
+
+
+def test_an_alias_that_is_the_entrys_own_id_is_refused(content):
+    _rewrite(content, "aliases: [cuda-oom-old]", "aliases: [cuda-oom-old, gpu-oom]")
+    assert errors(content) == ["content/entries/gpu-oom.yml:37:25: aliases[1]: alias 'gpu-oom' is the entry's own id; an alias is a former id"]
+
+
+def test_related_must_name_another_existing_entry(content):
+    _rewrite(content, "related: [docker-no-gpu]", "related: [docker-no-gpu, gpu-oom, zzzzzz]")
+    assert errors(content) == [
+        "content/entries/gpu-oom.yml:35:26: related[1]: an entry cannot be related to itself",
+        "content/entries/gpu-oom.yml:35:35: related[2]: no entry has id 'zzzzzz'",
+    ]
+
+
+def test_two_aliases_claiming_one_url_are_reported_at_the_later_file(content):
+    docker = content / "entries" / "docker-no-gpu.yml"
+    docker.write_text(docker.read_text(encoding="utf-8") + "aliases: [cuda-oom-old]\n", encoding="utf-8")
+    assert errors(content) == ["content/entries/gpu-oom.yml:37:11: aliases[0]: alias 'cuda-oom-old' is already used by "
+                               "content/entries/docker-no-gpu.yml; two entries cannot share a URL"]
+
+
+def test_an_invalid_signature_is_reported_at_its_field(content):
+    record = content / "entries" / "gpu-oom.yml"
+    record.write_text(record.read_text(encoding="utf-8") + "signatures:\n  - exact: CUDA out of memory\n  - regex: '\\w+'\n",
+                      encoding="utf-8")
+    assert errors(content) == ["content/entries/gpu-oom.yml:40:12: signatures[1].regex: regex signature '\\\\w+' requires only 0 "
+                               "literal character(s); at least 5 are needed so that it does not match unrelated lines"]
+
+
+def test_content_error_keeps_the_problems(content):
+    _rewrite(content, "category: training", "category: nope")
+    with pytest.raises(ContentError) as err:
+        load_knowledge_base(content)
+    assert [str(p) for p in err.value.problems] == errors(content)
+    assert str(err.value).startswith("the content has 1 error(s):\ncontent/entries/gpu-oom.yml:3:11: category: unknown category 'nope'")
+
+
+def test_a_read_cache_reports_a_file_it_cannot_read(tmp_path):
+    missing = tmp_path / "content" / "entries" / "gone.yml"
+    doc, problems = validate.ReadCache().read_valid(missing, tmp_path / "content", "record")
+    assert doc is None and [str(p) for p in problems] == ["entries/gone.yml:1:1: (file): cannot read file: No such file or directory"]
+
+
+def test_check_content_uses_the_read_cache_it_is_given(content, monkeypatch):
+    cache = validate.ReadCache()
+    check_content(content, cache)
+    read = []
+    monkeypatch.setattr(validate, "read_valid", lambda path, *args: read.append(path.name) or schema.read_valid(path, *args))
+    base, problems = check_content(content, cache)
+    assert problems == [] and len(base.records) == 2 and read == []
+
+
+# --- a draft checked among the content (`pitfalls new`, `check` of a new file) ---
+
+
+def test_a_draft_gets_the_errors_of_its_own_file_only(content):
+    (content / "entries" / "docker-no-gpu.yml").write_text(
+        (TINY / "entries" / "docker-no-gpu.yml").read_text(encoding="utf-8").replace("category: deployment", "category: nope"),
+        encoding="utf-8")
+    checked = inspect_content(content)
+    draft = content / "entries" / "oom-again.yml"
+    text = (TINY / "entries" / "gpu-oom.yml").read_text(encoding="utf-8").replace("id: gpu-oom", "id: oom-again")
+    assert [str(p) for p in checked.draft_problems(draft, text)] == [
+        "content/entries/oom-again.yml:37:11: aliases[0]: alias 'cuda-oom-old' is already used by content/entries/gpu-oom.yml; "
+        "two entries cannot share a URL"]  # the draft comes last: the clash is its, not gpu-oom's; docker-no-gpu's error is not
+    assert [str(p) for p in checked.draft_problems(draft, text.replace("aliases: [cuda-oom-old]", "aliases: [old-oom]"))] == []
+    assert [str(p) for p in checked.draft_problems(draft, text.replace("category: training", "category: deploy"))] == [
+        "content/entries/oom-again.yml:3:11: category: unknown category 'deploy' (did you mean 'deployment'?); known: training, "
+        "deployment; a new one goes in content/categories.yml with a zh and an en label (CONTRIBUTING.md)"]
+    assert [str(p) for p in checked.draft_problems(draft, text.replace("tags: [cuda, gpu-memory]", "tags: cuda"))] == [
+        "content/entries/oom-again.yml:20:7: tags: must be a list, not text"]
+    assert [str(p) for p in checked.draft_problems(draft, "id: [unclosed\n")] == [
+        "content/entries/oom-again.yml:2:1: (file): YAML syntax error: while parsing a flow sequence did not find expected ',' or ']' "
+        "(the construct opened on line 1)"]
+
+
+def test_a_draft_replacing_an_existing_record_is_not_its_own_duplicate(content):
+    checked = inspect_content(content)
+    path = content / "entries" / "gpu-oom.yml"
+    assert checked.draft_problems(path, path.read_text(encoding="utf-8")) == []
+
+
+# --- schema errors, worded for a contributor ---
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ("tags: [cuda, gpu-memory]", "tags: [cuda, gpu-memory, gpu-memory]", "20:7: tags: lists 'gpu-memory' more than once"),
+    ("category: training", "category: [training]", "3:11: category: must be text, not a list"),
+    ("tags: [cuda, gpu-memory]", "tags: [" + ", ".join(f"t{n}" for n in range(21)) + "]", "20:7: tags: has 21 items; the limit is 20"),
+    ("url: https://pytorch.org/docs/stable/notes/cuda.html", "url: ftp://pytorch.org/cuda.html",
+     "34:10: references[0].url: 'ftp://pytorch.org/cuda.html' is not an http(s) URL"),
+    ("title:\n  zh: 显存不足\n  en: Out of GPU memory", "title: {}", "4:8: title: must not be empty"),
+    ("title:\n  zh: 显存不足\n  en: Out of GPU memory", "title: {fr: x}", "4:9: title.fr: unknown field 'fr'; allowed: zh, en"),
+    ("quick_fix:\n  zh: 减小 `batch_size`\n  en: Lower `batch_size`", "quick_fix: {zh: '   '}", "7:17: quick_fix.zh: must not be empty"),
+    ('environment:\n  os: Ubuntu 22.04\n  cuda: "12.1"\n  frameworks: PyTorch 2.1', "environment: {}", "24:14: environment: must not be empty"),
+    ("tags: [cuda, gpu-memory]", "tags: []", "20:7: tags: must not be empty"),
+    ("tags: [cuda, gpu-memory]", "tags: true", "20:7: tags: must be a list, not true or false"),
+    ("tags: [cuda, gpu-memory]", "tags: 3", "20:7: tags: must be a list, not a whole number"),
+    ("tags: [cuda, gpu-memory]", "tags: 3.5", "20:7: tags: must be a list, not a number"),
+    ("tags: [cuda, gpu-memory]", "tags: {a: b}", "20:7: tags: must be a list, not a mapping"),
+    ("tags: [cuda, gpu-memory]", "tags:", "20:6: tags: must be a list, not empty (null)"),
+    ("tags: [cuda, gpu-memory]", "tags: [cuda, 7]", "20:14: tags[1]: must be text, not a whole number"),
+    ("title:\n  zh: 显存不足", "title:\n  zh: true", "5:7: title.zh: must be text, not true or false"),
+    ("id: gpu-oom", "id: gpu-oom\nzzzzzzzz: 1", "3:1: zzzzzzzz: unknown field 'zzzzzzzz'; allowed: id, category, title, quick_fix, symptoms, "
+     "steps, tags, cause, environment, verification, references, related, last_verified, aliases, signatures"),
+    ("aliases: [cuda-oom-old]", "aliases: [old oom]",
+     "37:11: aliases[0]: 'old oom' is not a valid key: lowercase ASCII letters, digits and single hyphens (e.g. 'old-oom')"),
+    ("aliases: [cuda-oom-old]", "aliases: ['%%%']",
+     "37:11: aliases[0]: '%%%' is not a valid key: lowercase ASCII letters, digits and single hyphens (e.g. 'cuda-out-of-memory')"),
+    ("steps:\n  - zh: 降低 batch_size\n    en: Lower the batch size", "steps:\n  - code: ls", "15:5: steps[0]: needs 'zh' or 'en'"),
+])
+def test_schema_errors_say_what_to_fix_at_the_value(content, old, new, expected):
+    _rewrite(content, old, new)
+    assert errors(content) == [f"content/entries/gpu-oom.yml:{expected}"]
+
+
+def test_every_schema_error_of_a_file_is_reported(content):
+    _rewrite(content, "steps:\n  - zh: 降低 batch_size\n    en: Lower the batch size", "steps:\n  - code: ls")
+    _rewrite(content, "tags: [cuda, gpu-memory]", "tags: []")
+    _rewrite(content, "category: training", "category: [training]")
+    assert errors(content) == ["content/entries/gpu-oom.yml:3:11: category: must be text, not a list",
+                               "content/entries/gpu-oom.yml:15:5: steps[0]: needs 'zh' or 'en'",
+                               "content/entries/gpu-oom.yml:19:7: tags: must not be empty"]
+
+
+def test_local_refs_are_inlined_once_with_the_keywords_next_to_them():
+    defs = {"slug": {"type": "string", "pattern": "^[a-z]+$"}, "slugs": {"type": "array", "items": {"$ref": "#/$defs/slug"}}}
+    node = {"$defs": defs, "type": "object", "properties": {
+        "id": {"$ref": "#/$defs/slug", "maxLength": 80},             # beside the ref: added, and it wins
+        "aliases": {"$ref": "#/$defs/slugs"},                        # a definition that refers to another one
+        "any": {"anyOf": [{"$ref": "#/$defs/slug"}, {"type": "integer"}]},
+        "remote": {"$ref": "https://example.com/schema.json"},      # not local: left alone
+    }}
+    assert schema._inline_refs(node, defs) == {"$defs": defs, "type": "object", "properties": {
+        "id": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 80},
+        "aliases": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}},
+        "any": {"anyOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"type": "integer"}]},
+        "remote": {"$ref": "https://example.com/schema.json"},
+    }}
+
+
+@pytest.mark.parametrize("name", ["record", "export"])
+def test_the_inlined_schema_judges_every_record_as_the_schema_itself_does(name):
+    """The validator gets its $refs substituted for speed: it must refuse exactly what jsonschema, resolving them itself, refuses."""
+    raw = json.loads((schema.SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(raw)
+    inlined = cls(schema._inline_refs(raw, raw["$defs"]))
+    resolving = cls(raw)
+    seed = TINY.parent.parent.parent / "content" / "entries"
+    paths = sorted((TINY.parent / "bad").glob("*.yml")) + sorted((TINY / "entries").glob("*.yml")) + sorted(seed.glob("*.yml"))
+    documents = [doc.data for doc, _ in (read_yaml(path, path.name) for path in paths) if doc is not None]  # what reaches the schema
+    documents += [{"id": "x", "title": {"zh": 1}}, {"id": "BAD"}, [], "text", {"format_version": "1", "entries": [{}]}]
+    assert len(documents) >= 30
+
+    def found(validator, document):
+        return sorted((list(e.absolute_path), e.validator, str(e.validator_value)) for e in validator.iter_errors(document))
+
+    for document in documents:
+        assert found(inlined, document) == found(resolving, document)

@@ -370,9 +370,15 @@
         const matched = hit.map(t => query.terms.get(t));
         const span = [Math.min(...matched.map(m => m.span[0])), Math.max(...matched.map(m => m.span[1]))];
         const reading = this.reading("synonym", Math.min(...matched.map(m => m.weight)), Math.max(...matched.map(m => m.penalty)));
+        const units = [...new Set(matched.flatMap(m => m.units))];
         for (const phrase of group)
-          for (const term of phrase)
-            if (!query.terms.has(term)) found.push([term, { units: [...new Set(matched.flatMap(m => m.units))], span, ...reading }]);
+          phrase.forEach((term, i) => {
+            // the words of a phrase each stand for their share of what matched: `gradient` alone is not
+            // `gradient checkpointing`
+            const slice = (span[1] - span[0]) / phrase.length;
+            if (!query.terms.has(term))
+              found.push([term, { units, span: [span[0] + i * slice, span[0] + (i + 1) * slice], within: span, ...reading }]);
+          });
       }
       return found;
     }

@@ -161,6 +161,14 @@ _FOCUS_RING = """async () => {
   await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));  // Material's reaction to focus
   const el = document.activeElement;
   if (!el || el === document.body) return null;
+  // the element is what shows at the centre of its (first line's) box: not off screen, clipped or covered
+  const shown = () => { const box = el.getClientRects()[0]; if (!box) return false;
+    const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+    return hit !== null && (hit === el || el.contains(hit)); };
+  // Material may take more frames than that on a busy machine (the phone layout opens the search when its
+  // input is focused): look again each frame, for up to a second, before calling it hidden
+  for (const until = performance.now() + 1000; el.getClientRects().length && !shown() && performance.now() < until;)
+    await new Promise(done => requestAnimationFrame(done));
   const rgba = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
     const [r, g, b, a = 1] = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [r, g, b, a]; };
   const over = (top, bottom) => top.slice(0, 3).map((c, i) => c * top[3] + bottom[i] * (1 - top[3])).concat(1);
@@ -184,11 +192,7 @@ _FOCUS_RING = """async () => {
     (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "");
   return { name, text: (el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 40),
            style: style.outlineStyle, width: parseFloat(style.outlineWidth) || 0, color: style.outlineColor,
-           contrast: (l1 + 0.05) / (l2 + 0.05), visible: el.getClientRects().length > 0,
-           // the element is what shows at the centre of its (first line's) box: not off screen, clipped or covered
-           seen: (({ left, top, right, bottom }) => {
-             const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-             return hit !== null && (hit === el || el.contains(hit)); })(el.getClientRects()[0]) };
+           contrast: (l1 + 0.05) / (l2 + 0.05), visible: el.getClientRects().length > 0, seen: shown() };
 }"""
 
 

@@ -314,11 +314,11 @@ def test_reading_standard_input_and_nothing_found(tmp_path, capsys, monkeypatch)
 def test_a_missing_log_or_broken_content_exits_2_with_the_reason(tmp_path, capsys):
     content = content_with(tmp_path)
     status, out, err = run_match_in_process(capsys, str(tmp_path / "missing.log"), "--content", str(content))
-    assert (status, out, err) == (2, "", f"cannot read {tmp_path / 'missing.log'}: No such file or directory\n")
+    assert (status, out, err) == (2, "", f"match: FILE {tmp_path / 'missing.log'}: No such file or directory; check the path\n")
     (content / "tags.yml").write_text("cuda: {zh: CUDA}\n", encoding="utf-8")
-    status, out, err = run_match_in_process(capsys, str(tmp_path / "missing.log"), "--content", str(content))
-    assert (status, out) == (2, "") and err.startswith("the content has ")
-    assert "content/tags.yml:1:7: cuda: 'en' is required" in err
+    (tmp_path / "train.log").write_text("loss 0.1\n", encoding="utf-8")  # the log is checked first, the content next
+    status, out, err = run_match_in_process(capsys, str(tmp_path / "train.log"), "--content", str(content))
+    assert (status, out) == (2, "") and "content/tags.yml:1:7: cuda: 'en' is required" in err
 
 
 def ranked(content: Path, log: str) -> list[tuple]:
@@ -410,7 +410,7 @@ def test_match_help_names_its_options(capsys):
         main(["match", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert done.value.code == 0
-    for text in ("FILE|-", "log or traceback to read (default: - = stdin)", "--lang {zh,en}",
+    for text in ("FILE", "log or traceback to read; - (the default) reads stdin", "--lang {zh,en}",
                  "language of titles and URLs (default: zh, the site's default)", "print the result as JSON",
                  "content folder (default:", "public root URL of the printed links (default:"):
         assert text in out, text

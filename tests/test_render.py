@@ -143,7 +143,7 @@ def test_the_pages_that_are_not_entries():
 <li><a class="pf-tag" href="docker/">#Docker</a> <span class="pf-count">1</span></li>
 <li><a class="pf-tag" href="gpu-memory/">#GPU memory</a> <span class="pf-count">1</span></li>
 </ul>
-""", "All tags")  # the unused tag has no page
+""", "All tags", "Browse every entry by 3 tags: #CUDA, #GPU memory, #Docker")  # the unused tag has no page
     translations = renderer.translations()
     assert (translations.src_uri, translations.title) == ("translations.md", "Translation status")
     assert '<tr id="coverage-en"><td>English</td><td>1/2 entries (50%)</td></tr>' in translations.content

@@ -328,7 +328,13 @@ def test_content_error_keeps_the_problems(content):
     with pytest.raises(ContentError) as err:
         load_knowledge_base(content)
     assert [str(p) for p in err.value.problems] == errors(content)
-    assert str(err.value).startswith("the content has 1 error(s):\ncontent/entries/gpu-oom.yml:3:11: category: unknown category 'nope'")
+    # one error is one line; more are a count, then a line each
+    assert str(err.value).startswith("content/entries/gpu-oom.yml:3:11: category: unknown category 'nope'")
+    assert "\n" not in str(err.value)
+    _rewrite(content, "tags: [cuda, gpu-memory]", "tags: [cuda, nope-tag]")
+    with pytest.raises(ContentError) as err:
+        load_knowledge_base(content)
+    assert str(err.value).startswith("the content has 2 error(s):\ncontent/entries/gpu-oom.yml:3:11: category: unknown category")
 
 
 def test_a_read_cache_reports_a_file_it_cannot_read(tmp_path):

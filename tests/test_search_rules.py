@@ -29,7 +29,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     manifest = {
         "formatVersion": 2, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
-        "titleCharsShift": [12, 20], "scoreScale": 100, "maxPostings": 400,
+        "titleCharsShift": [12, 20], "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},

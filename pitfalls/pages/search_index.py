@@ -41,7 +41,7 @@ from ..text import (
 )
 from .render import ui_strings
 from .search_analysis import FIELDS, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
-from .search_scoring import MAX_POSTINGS, SCORE_SCALE, score_postings
+from .search_scoring import SCORE_SCALE, score_postings
 
 FORMAT_VERSION = 2
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
@@ -177,7 +177,6 @@ def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], syno
         "fields": [[f.name, f.anchor, ui.get(f.name, ""), f.match] for f in FIELDS],
         "titleCharsShift": list(TITLE_CHARS_SHIFT),
         "scoreScale": SCORE_SCALE,
-        "maxPostings": MAX_POSTINGS,
         "stopwords": sorted(stopwords),
         "synonyms": synonyms,
         "pinyinShards": pinyin_shards,

@@ -50,21 +50,21 @@ def test_plain_and_heading_text():
 
 def test_pages_with_equal_inputs_are_equal_pages():
     """`serve` renders again only the pages whose inputs changed: after each kind of edit, every page whose
-    inputs stayed equal must render as before (150 entries: the listings have a second page)."""
-    base = knowledge_base(150)
+    inputs stayed equal must render as before (101 entries: the listings have a second page)."""
+    base = knowledge_base(101)
     before = dates(base)
     old = SiteRenderer(base, "en", dates=before)
     old_plan = old.plan()
     old_pages = {key: plan.render() for key, plan in old_plan.items()}
-    more = knowledge_base(151)  # one entry more, on page 2 of its listings: page 1 keeps its entries, not its count
+    more = knowledge_base(102)  # one entry more, on page 2 of its listings: page 1 keeps its entries, not its count
     retitled = replace(base, records=tuple(replace(r, title=replace(r.title, en="Renamed")) if r.id == "entry-007" else r
                                          for r in base.records))
     redated = dict(before)  # a later time the same day: the same place in "recent", another date shown
     redated["entry-003"] = replace(before["entry-003"], updated=before["entry-003"].updated.replace("T00", "T01"))
-    for new_base, new_dates in [(more, {**before, "entry-150": before["entry-000"]}), (retitled, before), (base, redated)]:
+    for new_base, new_dates in [(more, {**before, "entry-101": before["entry-000"]}), (retitled, before), (base, redated)]:
         new = SiteRenderer(new_base, "en", dates=new_dates, previous=old.index).plan()
         same = [key for key in old_plan.keys() & new.keys() if new[key].inputs is not None and old_plan[key].inputs == new[key].inputs]
-        assert len(same) > 100 and len(same) < len(new)
+        assert len(same) > 50 and len(same) < len(new)
         for key in same:
             assert new[key].render() == old_pages[key], key
         if new_base is retitled:  # … and only the pages that show the entry are rendered again

@@ -99,6 +99,8 @@ def test_more_of_the_markup_subset():
     ("aaaaaaa bbbbbbbbbbb", 10, "aaaaaaa…"),
     ("a bbbbbbbbbbbbbbbbb", 12, "a bbbbbbbbb…"),  # the only space too early: cut inside the word
     ("aaaa    bbbbbbbb", 10, "aaaa…"),          # no blanks before the ellipsis
+    ("aaaaaa bbbbbbbbb", 11, "aaaaaa bbb…"),    # a space at 60% of the room exactly is too early …
+    ("aaaaaaa bbbbbbbbb", 11, "aaaaaaa…"),      # … one further is not
 ])
 def test_shorten(text, limit, expected):
     assert shorten(text, limit) == expected
@@ -144,6 +146,7 @@ def test_the_pages_that_are_not_entries():
 <li><a class="pf-tag" href="gpu-memory/">#GPU memory</a> <span class="pf-count">1</span></li>
 </ul>
 """, "All tags")  # the unused tag has no page
+    assert 'class="pf-edit"' not in SiteRenderer(base, "en").translations().content  # no edit links without an edit URL
     translations = renderer.translations()
     assert (translations.src_uri, translations.title) == ("translations.md", "Translation status")
     assert '<tr id="coverage-en"><td>English</td><td>1/2 entries (50%)</td></tr>' in translations.content

@@ -4,11 +4,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import jinja2
 import pytest
 
 from conftest import FIXTURES
 from helpers.bases import dates, knowledge_base
-from pitfalls.pages.render import RenderedPage, SiteRenderer, block_markup, inline_markup, markdown_text, plain_text, preview_description, shorten
+from pitfalls.pages import listings
+from pitfalls.pages.render import (
+    RenderedPage,
+    SiteRenderer,
+    block_markup,
+    environment,
+    inline_markup,
+    markdown_text,
+    plain_text,
+    preview_description,
+    shorten,
+)
 from pitfalls.records.validate import load_knowledge_base
 
 
@@ -152,3 +164,21 @@ def test_the_pages_that_are_not_entries():
     assert '<tr id="coverage-en"><td>English</td><td>1/2 entries (50%)</td></tr>' in translations.content
     assert ('<li><a href="../docker-no-gpu/">容器内看不到 GPU</a> · <a class="pf-edit" '
             'href="https://example.org/edit/tests/fixtures/tiny/entries/docker-no-gpu.yml">Edit this record</a></li>') in translations.content
+
+
+def test_a_template_that_names_something_undefined_fails_instead_of_printing_nothing():
+    with pytest.raises(jinja2.UndefinedError):
+        environment().from_string("{{ ui.no_such_string }}").render(ui={})
+
+
+def test_a_renderer_reuses_the_features_of_unchanged_entries(monkeypatch):
+    base = knowledge_base(12)
+    old = SiteRenderer(base, "en", dates=dates(base))
+    old.plan()  # computes every entry's similar entries
+    edited = replace(base, records=tuple(replace(r, title=replace(r.title, en="Renamed")) if r.id == "entry-003" else r
+                                         for r in base.records))
+    compared = []
+    original = listings.comparable_words
+    monkeypatch.setattr(listings, "comparable_words", lambda text, cutter: compared.append(text) or original(text, cutter))
+    SiteRenderer(edited, "en", dates=dates(edited), previous=old.index).plan()
+    assert "Renamed" in compared and len(compared) == 2 * 3  # the one changed entry: title and 2 symptoms, in zh and en

@@ -408,6 +408,7 @@ def test_the_json_is_indented_utf_8(tmp_path, capsys):
 
 def test_match_help_names_its_options(capsys, monkeypatch):
     monkeypatch.delenv("PITFALLS_SITE_URL", raising=False)
+    monkeypatch.setenv("COLUMNS", "1000")  # no wrapping (argparse would break a path at its hyphens)
     with pytest.raises(SystemExit) as done:
         main(["match", "--help"])
     out = " " + " ".join(capsys.readouterr().out.split()) + " "

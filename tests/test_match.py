@@ -477,3 +477,11 @@ def test_a_log_is_read_as_utf_8_whatever_the_locale(tmp_path, capsys, monkeypatc
         locale.setlocale(locale.LC_CTYPE, before)
     assert (status, from_stdin) == (0, 0)
     assert json.loads(out)["matches"][0]["hits"][0]["line"] == "错误：找不到 GPU 设备"
+
+
+def test_a_pattern_searched_directly_that_can_start_at_a_newline_still_finds_every_line(tmp_path):
+    """`\\s*` lets the first match begin at the newline of a blank first line: the search goes on from the next line."""
+    content = content_with(tmp_path, gpu_oom="signatures:\n  - regex: '(?i)\\s*cuda error: out of memory'\n")
+    log = "\nCUDA ERROR: OUT OF MEMORY\nok\n  cuda error: out of memory\n"
+    assert [(m.record.id, [(h.line_number, h.count) for h in m.hits]) for m in scan(io.StringIO(log), probes(load_knowledge_base(content)))[0]] \
+        == [("gpu-oom", [(2, 2)])]

@@ -116,8 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep:
             shutil.rmtree(MUTANTS, ignore_errors=True)
         for module in modules:
-            print(f"mutmut: {module} …", flush=True)
+            print(f"mutmut: {module} …", end=" ", flush=True)
             seconds[module] = run(module)
+            outcome = tally(module)
+            print(f"{outcome['killed'] + outcome['timeout']}/{outcome['total']} killed in {seconds[module] / 60:.1f} min", flush=True)
     report, reached = table(modules, seconds)
     print(report)
     print(f"target: {TARGET:.0%} killed in each module; survivors: .venv/bin/mutmut results, "

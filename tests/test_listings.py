@@ -80,6 +80,8 @@ def test_the_recent_listing_is_every_entry_newest_first_100_a_page():
     assert (second.src_uri, second.title) == ("recent/page/2.md", "Recently updated · page 2")
     assert re.findall(r'class="pf-card__title" href="\.\./\.\./\.\./([a-z0-9-]+)/"', second.content) == [r.id for r in newest_first[100:]]
     assert "150 entries · page 2 of 2" in second.content
+    last = newest_first[-1].id  # the dates shown are the ones given
+    assert f'<time class="pf-count" datetime="{entry_dates[last].updated}">{entry_dates[last].updated[:10]}</time>' in second.content
 
 
 def test_category_and_tag_listings_split_at_100_and_leave_out_unused_tags():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import locale
 import shutil
 import subprocess
 import sys
@@ -384,7 +385,7 @@ def test_a_common_anchor_searched_directly_keeps_the_patterns_without_one(tmp_pa
     """150 lines with `devices` make the symptom's anchor too common to pick lines by; the case-insensitive
     signature, which has no anchor, must still be searched too."""
     content = content_with(tmp_path, gpu_oom="signatures:\n  - regex: '(?i)cuda error: out of memory'\n")
-    log = "found 2 devices\n" * 150 + "CUDA ERROR: OUT OF MEMORY\nnvidia-smi: No devices were found\n"
+    log = "nvidia-smi: 2 devices ok\n" * 150 + "CUDA ERROR: OUT OF MEMORY\nnvidia-smi: No devices were found\n"  # the anchor is `nvidia-smi:`
     assert sorted(ranked(content, log)) == [("docker-no-gpu", [("symptom", 152)]), ("gpu-oom", [("regex", 151)])]
 
 
@@ -405,15 +406,21 @@ def test_the_json_is_indented_utf_8(tmp_path, capsys):
     assert '"title": "容器内看不到 GPU"' in out
 
 
-def test_match_help_names_its_options(capsys):
+def test_match_help_names_its_options(capsys, monkeypatch):
+    monkeypatch.delenv("PITFALLS_SITE_URL", raising=False)
+    monkeypatch.setenv("COLUMNS", "1000")  # no wrapping (argparse would break a path at its hyphens)
     with pytest.raises(SystemExit) as done:
         main(["match", "--help"])
-    out = " ".join(capsys.readouterr().out.split())
+    out = " " + " ".join(capsys.readouterr().out.split()) + " "
     assert done.value.code == 0
     for text in ("FILE", "log or traceback to read; - (the default) reads stdin", "--lang {zh,en}",
                  "language of titles and URLs (default: zh, the site's default)", "print the result as JSON",
-                 "content folder (default:", "public root URL of the printed links (default:"):
-        assert text in out, text
+                 f"content folder (default: {ROOT / 'content'})",
+                 "public root URL of the printed links (default: http://127.0.0.1:8000/)"):
+        assert f" {text} " in out, text
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert " match 从日志或报错找条目 / the entries whose error a log or traceback shows " in " ".join(capsys.readouterr().out.split())
 
 
 def test_a_closed_pipe_ends_match_quietly(tmp_path, capsys, monkeypatch):
@@ -428,3 +435,53 @@ def test_a_closed_pipe_ends_match_quietly(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     assert main(["match", str(tmp_path / "job.log"), "--content", str(content)]) == 0
     assert sys.stdout is None
+
+
+def test_symptoms_are_matched_literally_even_with_angle_brackets(tmp_path):
+    content = content_with(tmp_path)
+    record = content / "entries" / "docker-no-gpu.yml"
+    record.write_text(record.read_text(encoding="utf-8").replace('  - "nvidia-smi: No devices were found"',
+                                                                 '  - "worker <pid> lost <num> devices"'), encoding="utf-8")
+    assert ranked(content, "worker 42 lost 3 devices\n") == []  # <pid> is no placeholder in a symptom
+    assert ranked(content, "x worker <pid> lost <num> devices\n") == [("docker-no-gpu", [("symptom", 1)])]
+
+
+def test_the_edges_of_a_log(tmp_path):
+    content = content_with(tmp_path, gpu_oom="signatures:\n  - regex: '(?i)cuda error: out of memory'\n")
+    found = probes(load_knowledge_base(content))
+    assert scan(io.StringIO(""), found) == ([], 0)
+    # a blank first line, found through an anchor and through a pattern searched directly
+    matches, lines = scan(io.StringIO("\nnvidia-smi: No devices were found\n\n"), found)
+    assert (lines, [(m.record.id, m.hits[0].line_number) for m in matches]) == (3, [("docker-no-gpu", 2)])
+    matches, _ = scan(io.StringIO("\nCUDA ERROR: OUT OF MEMORY\n"), found)
+    assert [(m.record.id, m.hits[0].line_number, m.hits[0].line) for m in matches] == [("gpu-oom", 2, "CUDA ERROR: OUT OF MEMORY")]
+    # a match on the log's very first character
+    matches, _ = scan(io.StringIO("CUDA ERROR: OUT OF MEMORY X\nok\n"), found)
+    assert [(m.record.id, m.hits[0].line_number, m.hits[0].line) for m in matches] == [("gpu-oom", 1, "CUDA ERROR: OUT OF MEMORY X")]
+
+
+def test_a_log_is_read_as_utf_8_whatever_the_locale(tmp_path, capsys, monkeypatch):
+    content = content_with(tmp_path)
+    record = content / "entries" / "docker-no-gpu.yml"
+    record.write_text(record.read_text(encoding="utf-8").replace('  - "nvidia-smi: No devices were found"',
+                                                                 '  - "错误：找不到 GPU 设备"'), encoding="utf-8")
+    log = tmp_path / "job.log"
+    log.write_text("启动\n错误：找不到 GPU 设备\n", encoding="utf-8")
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")  # a server whose locale is plain ASCII
+    try:
+        status, out, _ = run_match_in_process(capsys, str(log), "--content", str(content), "--json")
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(log.read_bytes())))
+        from_stdin, _, _ = run_match_in_process(capsys, "--content", str(content))
+    finally:
+        locale.setlocale(locale.LC_CTYPE, before)
+    assert (status, from_stdin) == (0, 0)
+    assert json.loads(out)["matches"][0]["hits"][0]["line"] == "错误：找不到 GPU 设备"
+
+
+def test_a_pattern_searched_directly_that_can_start_at_a_newline_still_finds_every_line(tmp_path):
+    """`\\s*` lets the first match begin at the newline of a blank first line: the search goes on from the next line."""
+    content = content_with(tmp_path, gpu_oom="signatures:\n  - regex: '(?i)\\s*cuda error: out of memory'\n")
+    log = "\nCUDA ERROR: OUT OF MEMORY\nok\n  cuda error: out of memory\n"
+    assert [(m.record.id, [(h.line_number, h.count) for h in m.hits]) for m in scan(io.StringIO(log), probes(load_knowledge_base(content)))[0]] \
+        == [("gpu-oom", [(2, 2)])]

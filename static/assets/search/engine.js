@@ -79,7 +79,7 @@
       for (const m of text.matchAll(PIECES)) {
         if (m[1]) this.runs.push({ text: m[1], start: m.index });
         else if (keepWord(m[2])) {
-          this.words.push({ text: m[2], start: m.index, unit: stem(m[2]), within: [m.index, m.index + m[2].length] });
+          this.words.push({ text: m[2], start: m.index, unit: stem(m[2]) });
         }
       }
       this.terms = new Map();
@@ -225,8 +225,8 @@
     readTyped(query, dropFiller) {
       for (const word of query.words)
         if (!(dropFiller && this.stopwords.has(word.text)))
-          query.add(stem(word.text), { units: [word.unit], span: [word.start, word.start + word.text.length], within: word.within,
-            surface: word.text, ...this.reading("typed") });
+          query.add(stem(word.text), { units: [word.unit], span: [word.start, word.start + word.text.length], surface: word.text,
+            ...this.reading("typed") });
       for (const { term, start, end } of query.compounds)
         if (this.postings(term)) query.add(term, { units: [term], span: [start, end], surface: null, ...this.reading("typed") });
       const longest = this.manifest.maxTermChars;
@@ -277,7 +277,7 @@
       const parts = this.unknownWords(query).flatMap(word => nameParts(word.text).map(part => [word, part]));
       await this.loadShards(parts.map(([, part]) => part));
       return parts.filter(([, part]) => this.postings(part)).map(([word, part]) => [part, {
-        units: [word.unit], span: [word.start, word.start + word.text.length], within: word.within, surface: word.text,
+        units: [word.unit], span: [word.start, word.start + word.text.length], surface: word.text,
         ...this.reading("parts"),
       }]);
     }
@@ -316,7 +316,7 @@
           if (!info.units.includes(unit)) for (const doc of this.docs(term)) others.add(doc);
         const agreement = new Map(candidates.map(([term]) => [term, this.docs(term).filter(doc => others.has(doc)).length]));
         for (const [term, distance] of typos.chooseCorrections(candidates, agreement, this.options.maxCorrections))
-          found.push([term, { units: [unit], span: [word.start, word.start + word.text.length], within: word.within,
+          found.push([term, { units: [unit], span: [word.start, word.start + word.text.length],
             ...this.reading(`typo${distance}`) }]);
       }
       return found;

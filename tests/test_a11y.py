@@ -169,6 +169,10 @@ _FOCUS_RING = """async () => {
   // input is focused): look again each frame, for up to a second, before calling it hidden
   for (const until = performance.now() + 1000; el.getClientRects().length && !shown() && performance.now() < until;)
     await new Promise(done => requestAnimationFrame(done));
+  // the colours settled: opening the search fades its input's background in over .4 s, and a ring read
+  // mid-fade is measured against a colour the reader sees for a moment only (a CI run read 1.10:1 there)
+  await Promise.race([Promise.all(document.getAnimations().map(a => a.finished.catch(() => null))),
+                      new Promise(done => setTimeout(done, 2000))]);
   const rgba = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
     const [r, g, b, a = 1] = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [r, g, b, a]; };
   const over = (top, bottom) => top.slice(0, 3).map((c, i) => c * top[3] + bottom[i] * (1 - top[3])).concat(1);

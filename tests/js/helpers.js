@@ -17,7 +17,7 @@ const titleChars = (han, latin) => han << 12 | latin << 20;
 /* A hand-made index: one term shard, entries doc0, doc1, …: {path: content}. */
 function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messages = {}, titles = {}, variants = {},
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
-  shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en" } = {}) {
+  shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {} } = {}) {
   const manifest = {
     formatVersion: 2, lang, docs, shards, maxTermChars, version: "x", fields,
     titleCharsShift: [12, 20], scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
@@ -32,7 +32,7 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards)}.json`].variants[form] = list;
   for (const [n, list] of Object.entries(words)) files[`w/${n}.json`] = list;
   for (let n = 0; n < docs; n++)
-    files[`d/${n}.json`] = { location: `doc${n}/`, title: titles[n] || `doc ${n}`, tags: tags[n] || [],
+    files[`d/${n}.json`] = { location: locations[n] || `doc${n}/`, title: titles[n] || `doc ${n}`, tags: tags[n] || [],
       sections: sections[n] || [], messages: messages[n] || [] };
   return files;
 }

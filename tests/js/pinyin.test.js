@@ -28,10 +28,18 @@ test("syllableEdges: syllables that lead nowhere are left out", () => {
   assert.deepEqual(syllableEdges("xiang", SYLLABLES, 4), new Map([[0, [2]], [2, [5]]]));
   // aang: a + ang; a + a + ... reaches no end from 1 via a
   assert.deepEqual(syllableEdges("aang", SYLLABLES, 4), new Map([[0, [1]], [1, [4]]]));
+  // abcd: a + b leads to c, where no syllable starts; abc + d reaches the end
+  assert.deepEqual(syllableEdges("abcd", new Set(["a", "abc", "b", "d"]), 3), new Map([[0, [3]], [3, [4]]]));
+});
+
+test("syllableEdges: only syllables that start where an earlier one ends", () => {
+  // abc: ab, then c is no syllable; bc would end the word but starts inside ab
+  assert.equal(syllableEdges("abc", new Set(["ab", "bc"]), 2), null);
 });
 
 test("pinyinSpans: every stretch of syllables, across the spaces between words, never splitting a word", () => {
   const spans = pinyinSpans(words("xian cun"), SYLLABLES, 12);
+  assert.equal(spans.length, 8);
   assert.deepEqual(byKey(spans), expect([
     { key: "an", first: "an", span: [2, 4] },
     { key: "ancun", first: "an", span: [2, 8] },

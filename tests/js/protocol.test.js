@@ -72,6 +72,14 @@ test("QUERY (2) is answered RESULT (3) with Material's items; the manifest is th
     "https://example.org/en/search/t/0.json?v=x"]);
 });
 
+test("a message of another type is ignored", async () => {
+  const { posted, send, fetched } = worker(FILES);
+  await send({ type: 3, data: "alpha" });
+  await send({ type: 1 });
+  assert.deepEqual(posted, []);
+  assert.deepEqual(fetched, []);
+});
+
 test("a failed fetch: a warning, and an empty RESULT", async () => {
   const { posted, send, warnings } = worker(FILES, undefined, { fail: href => href.includes("/t/") && 503 });
   await send({ type: 2, data: "alpha" });

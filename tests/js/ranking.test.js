@@ -87,6 +87,8 @@ test("titleShare: each piece of the query counted once, by the longest term it m
   assert.equal(share([{ term: "不足", span: [2, 4] }, { term: "显存不足", span: [0, 4] }, { term: "存不", span: [1, 3] }], [8, 0]), 0.5);
   assert.equal(share([{ term: "显存", span: [0, 2] }, { term: "不足", span: [2, 4] }], [8, 0]), 0.5);  // side by side: both
   assert.equal(share([{ term: "显存", span: [0, 2] }, { term: "显存", span: [0, 2] }], [8, 0]), 0.25);
+  // a shorter piece before the longer one, ending where it starts
+  assert.equal(share([{ term: "显存不足", span: [2, 6] }, { term: "爆了", span: [0, 2] }], [12, 0]), 0.5);
 });
 
 test("titleShare: at most 1", () => {

@@ -79,6 +79,12 @@ test("entryItem: only the sections whose field bit the entry's matched terms hav
   assert.deepEqual(none.map(s => s.title), ["Steps"]);
 });
 
+test("entryItem: the quick fix is the entry's text, never a section, even when a term is in it", () => {
+  const [item, ...sections] = results.entryItem(entry({ flags: 4 | 16 }), TERMS, MANIFEST, OPTIONS);
+  assert.equal(item.text, "<p><mark>beta</mark> first</p>");
+  assert.deepEqual(sections.map(s => s.location), ["doc1/#steps"]);
+});
+
 test("noResultsItem: says so, offers the nearest terms, links the tag index", () => {
   const messages = { none: "No <results>", closest: "Closest terms: {terms}", browse: "Browse & tags", browseLocation: "tags/" };
   assert.deepEqual(results.noResultsItem(messages, ["git", "<x>"]), [{ location: "tags/", title: "No &#60;results&#62;",

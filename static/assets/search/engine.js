@@ -21,8 +21,8 @@
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf } = analysis;
-  const FORMAT_VERSION = 2;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
+  const FORMAT_VERSION = 3;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
@@ -140,6 +140,7 @@
         this.fieldMatch = manifest.fields.map(([, , , match]) => match);
         this.whereCache = new Map();
         this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
+        this.aloneBit = 1 << manifest.aloneBit;
         this.manifest = manifest;
       }
       return this.manifest;
@@ -398,7 +399,11 @@
           if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: [], titleChars: [0, 0], matched: new Set() });
           hit.flags |= fields;
           hit.matched.add(term);
-          const match = this.where(fields) * info.weight, score = list[k + 1] / this.manifest.scoreScale;
+          // a lone Chinese character of the query found only inside the entry's longer words (爆 of 显存爆了 in
+          // 梯度爆炸) is likely another word's piece: it counts characterInWordMatch of a match
+          const inWord = term.length === 1 && isHan(term) && !(flags & this.aloneBit);
+          const match = this.where(fields) * info.weight * (inWord ? this.options.characterInWordMatch : 1);
+          const score = list[k + 1] / this.manifest.scoreScale;
           for (const name of info.units) {
             const unit = hit.units.get(name);
             if (!unit) hit.units.set(name, { parts: [{ span: info.span, match }], penalty: info.penalty, score });

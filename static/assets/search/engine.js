@@ -396,9 +396,10 @@
         for (let k = 0; k < list.length; k += 3) {
           const doc = list[k], flags = list[k + 2], fields = flags & ((1 << hanShift) - 1);
           let hit = hits.get(doc);
-          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: [], titleChars: [0, 0], matched: new Set() });
+          // few allocations a hit: a common character brings thousands of them, and collecting them was mostly
+          // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
+          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null });
           hit.flags |= fields;
-          hit.matched.add(term);
           // a lone Chinese character of the query found only inside the entry's longer words (爆 of 显存爆了 in
           // 梯度爆炸) is likely another word's piece: it counts characterInWordMatch of a match
           const inWord = term.length === 1 && isHan(term) && !(flags & this.aloneBit);
@@ -417,7 +418,7 @@
             }
           }
           if (fields & this.titleBit) {
-            hit.title.push({ term, span: info.span });
+            (hit.title || (hit.title = [])).push({ term, span: info.span });
             hit.titleChars = [(flags >> hanShift) & 0xff, (flags >> latinShift) & 0xff];
           }
         }
@@ -480,6 +481,7 @@
       const order = ranking.compare(this.rules);
       ranking.evaluate(hits, this.rules);
       const top = ranking.best(hits, order, this.options.maxResults);
+      this.markMatched(query, top);
       const key = messageKey(text);
       const { minMessageChars, minPartialChars } = this.options;
       await Promise.all(top.map(async hit => {
@@ -492,6 +494,20 @@
       return { query, hits: top.sort(order) };
     }
 
+    /* hit.matched for each of `hits`: the query's terms the entry has (what its result marks). */
+    markMatched(query, hits) {
+      const byDoc = new Map(hits.map(hit => [hit.doc, hit]));
+      for (const hit of hits) hit.matched = new Set();
+      for (const term of query.terms.keys()) {
+        const list = this.postings(term);
+        if (!list) continue;
+        for (let k = 0; k < list.length; k += 3) {
+          const hit = byDoc.get(list[k]);
+          if (hit) hit.matched.add(term);
+        }
+      }
+    }
+
     /* Material's result shape, and `ranked`: [{id, title, score, exact, explain}] for the CLI and the tests. */
     async search(text) {
       if (!text.trim()) return { items: [], ranked: [] };
@@ -500,10 +516,11 @@
       const { query, hits } = await this.rank(text);
       const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options))
         : [results.noResultsItem(this.manifest.messages, await this.nearestTerms(query))];
+      const engine = this;
       const ranked = hits.map((hit, i) => ({
         id: hit.data.location.replace(/\/$/, ""), title: hit.data.title,
         score: Math.round(hit.score * 100) / 100, exact: hit.message > 0,
-        explain: this.explain(hit, i ? hits[i - 1] : null, query),
+        get explain() { return engine.explain(hit, i ? hits[i - 1] : null, query); },  // when read (the CLI, tests)
       }));
       return { items, ranked };
     }

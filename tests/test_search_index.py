@@ -53,7 +53,8 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4)]
-    assert index.manifest["formatVersion"] == 2 and index.manifest["titleCharsShift"] == [12, 20]
+    assert index.manifest["formatVersion"] == 3 and index.manifest["titleCharsShift"] == [12, 20]
+    assert index.manifest["aloneBit"] == 11
 
 
 def test_a_title_term_carries_the_title_length(tmp_path):
@@ -64,6 +65,13 @@ def test_a_title_term_carries_the_title_length(tmp_path):
     assert flags & 0xFFF == 1 and flags >> 12 & 0xFF == 4 and flags >> 20 & 0xFF == 4 + 3 + 2 + 6
     _, flags = _postings(index, "减小")[0]
     assert flags == 1 << 2  # the quick fix, and no title length
+
+
+def test_a_character_cut_alone_is_flagged_one_only_inside_words_is_not(tmp_path):
+    # jieba cuts 显存爆了 into 显存 / 爆 / 了, and keeps 梯度爆炸 whole: 爆 stands alone in b, only inside a word in a
+    content = _content(tmp_path, [{"id": "a", "title_zh": "梯度爆炸"}, {"id": "b", "title_zh": "显存爆了"}])
+    postings = _postings(build_index(load_knowledge_base(content), "zh"), "爆")
+    assert {n: flags & 0xFFF for n, (_, flags) in postings.items()} == {0: 1, 1: 1 | 1 << 11}
 
 
 def test_filler_and_the_echo_of_a_title_do_not_lengthen_it(tmp_path):

@@ -15,6 +15,7 @@ import pytest
 from pitfalls.settings import ENGINE_JS
 
 TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS = 1, 2, 4, 8, 16  # field bits of a posting's flags
+ALONE = 1 << 11  # a Chinese character's posting: it stands as a word of its own in the entry (docs/SEARCH.md, "Index")
 FIELD_MATCH = {"title": 1, "tags": 0.8, "quick_fix": 0.6, "symptoms": 0.8, "steps": 0.2}  # docs/SEARCH.md, "Ranking"
 
 
@@ -27,9 +28,9 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
           titles=None, variants=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …"""
     manifest = {
-        "formatVersion": 2, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 3, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
-        "titleCharsShift": [12, 20], "scoreScale": 100,
+        "titleCharsShift": [12, 20], "aloneBit": 11, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
@@ -185,6 +186,17 @@ def test_a_lone_character_counts_half_and_nothing_when_common():
     assert rank(files, "显存了", options={"maxCharacterShare": 0.5})[:2] == ["doc1", "doc0"]
 
 
+def test_a_lone_character_inside_longer_words_of_the_entry_counts_half_its_match():
+    # 爆 of 显存爆: doc0 has it in its symptoms only inside a longer word (梯度爆炸: 0.8 × 0.5), doc1 as a word of
+    # its own in its quick fix (显存爆了: 0.6); 显存 in both, doc0 scores higher
+    terms = {"显存": [0, 900, STEPS, 1, 100, STEPS], "爆": [0, 900, SYMPTOMS, 1, 100, QUICK_FIX | ALONE],
+             "其他": [2, 1, STEPS, 3, 1, STEPS, 4, 1, STEPS, 5, 1, STEPS, 6, 1, STEPS, 7, 1, STEPS]}
+    files = index(terms, 8)
+    assert rank(files, "显存爆")[:2] == ["doc1", "doc0"]
+    assert _matches(search(files, "显存爆")[1])["爆"] == pytest.approx(0.4)
+    assert rank(files, "显存爆", options={"characterInWordMatch": 1})[:2] == ["doc0", "doc1"]
+
+
 def test_a_word_matched_in_part_counts_its_share():
     # 显存不足 whole in doc1's steps; its part 显存 in doc0's title; both in steps, doc1 wins as it has all of it
     terms = {"显存不足": [1, 100, STEPS], "显存": [0, 900, STEPS, 1, 100, STEPS], "不足": [1, 100, STEPS]}
@@ -337,7 +349,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 2: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 3: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

@@ -13,6 +13,7 @@ import sys
 from array import array
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..records.model import LANGUAGES, Record
 from ..records.signatures import message_text
@@ -66,8 +67,11 @@ FIELDS = (
 """Bit i of a posting's flags says the term occurs in FIELDS[i]; the manifest hands the table to the engine."""
 OTHER_LANGUAGE = {lang: other for lang in LANGUAGES for other in LANGUAGES if other != lang}
 BIT = {field.name: bit for bit, field in enumerate(FIELDS)}
+ALONE_BIT = 11
+"""A Chinese character's posting: the character stands as a word of its own somewhere in the entry (jieba cut it
+alone: 爆 in 显存爆了), not only inside longer words (爆 in 梯度爆炸)."""
 TITLE_CHARS_SHIFT = (12, 20)
-"""A posting's flags: bits 0–11 the fields; a title term's posting also carries the entry's title length, in
+"""A posting's flags: bits 0–10 the fields, bit 11 ALONE_BIT; a title term's posting also carries the entry's title length, in
 Chinese characters (bits 12–19) and in letters and digits of its distinct English words (bits 20–27), for the
 title ranking rule."""
 MAX_TITLE_CHARS = 255
@@ -80,21 +84,27 @@ class Analyzer:
     def __init__(self, segmenter: Segmenter, stopwords: frozenset[str]):
         self.segmenter = segmenter
         self.stopwords = stopwords
+        # one build cuts the same runs many times (every entry's labels, repeated phrases: 44% of the cuts of the
+        # realistic corpus): jieba was two thirds of the index step
+        self.search_words = lru_cache(maxsize=16384)(segmenter.search_words)
 
-    def terms(self, text: str) -> tuple[list[str], list[str]]:
-        """(words, parts) of `text`: the words count for the entry's length; the parts (each Chinese
-        character, the parts of a name with digits, identifiers whole) are indexed too but do not lengthen it."""
-        words, parts = [], []
+    def terms(self, text: str) -> tuple[list[str], list[str], set[str]]:
+        """(words, parts, alone) of `text`: the words count for the entry's length; the parts (each Chinese
+        character, the parts of a name with digits, identifiers whole) are indexed too but do not lengthen it;
+        alone: the Chinese characters that stand as words of their own (ALONE_BIT)."""
+        words, parts, alone = [], [], set()
         for match in PIECES.finditer(normalize(text)):
             run, word = match.groups()
             if run:
-                words += [w for w in self.segmenter.search_words(run) if 1 < len(w) <= MAX_WORD_CHARS]
+                cut = self.search_words(run)
+                words += [w for w in cut if 1 < len(w) <= MAX_WORD_CHARS]
+                alone.update(w for w in cut if len(w) == 1)
                 parts += list(run)
             elif terms := word_terms(word):
                 words.append(terms[0])
                 parts += terms[1:]
         parts += [term for compound in COMPOUND.findall(normalize(text)) if (term := compound_term(compound))]
-        return words, parts
+        return words, parts, alone
 
     def phrase(self, text: str) -> list[str]:
         """The terms a synonym phrase stands for, as the query side sees them: whole words
@@ -180,12 +190,14 @@ def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> En
     for bit, field in enumerate(FIELDS):
         counts = long if field.normalized else short
         for piece in text.fields[field.name]:
-            words, parts = analyzer.terms(piece)
+            words, parts, alone = analyzer.terms(piece)
             if field.normalized:
                 long_length += field.weight * len(words)
             for term in map(sys.intern, (*words, *parts)):  # one string per term across entries
                 counts[term] += field.weight
                 flags[term] |= 1 << bit
+            for character in alone:
+                flags[character] |= 1 << ALONE_BIT
     # a tuple and three arrays, not dicts: a few thousand entries' dicts were a third of a build's peak memory
     return EntryAnalysis(record, tuple(flags), array("f", (short[t] for t in flags)), array("f", (long[t] for t in flags)),
                          array("H", flags.values()), long_length, analyzer.title_chars(text.fields["title"][0]),

@@ -4,7 +4,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS } = require("./helpers.js");
+const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
 
 const first = async (files, query, settings) => (await rank(files, query, settings))[0];
 
@@ -113,6 +113,19 @@ test("a lone character counts half, and nothing when in more than a quarter of t
   // exactly a quarter still counts: 2 of 8
   assert.equal((await search(files, "显存爆"))[0].explain.queryUnits.includes("爆"), true);
   assert.equal((await search(files, "显存爆", { options: { maxCharacterShare: 0.2 } }))[0].explain.queryUnits.includes("爆"), false);
+});
+
+test("a lone character found only inside the entry's longer words matches at half", async () => {
+  // 爆: doc1 has it as a word of its own (ALONE), doc2 only inside longer words; doc0 scores higher
+  const files = index({ "显存": [0, 900, STEPS, 1, 100, STEPS, 2, 100, STEPS], "爆": [0, 900, STEPS, 1, 100, STEPS | ALONE, 2, 100, TITLE] }, 16);
+  const found = await search(files, "显存爆");
+  assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)["爆"]])), { doc0: 0.1, doc1: 0.2, doc2: 0.5 });
+  assert.deepEqual(found.map(r => r.id), ["doc2", "doc1", "doc0"]);
+  // a word of two characters is never halved; with the option at 1, a character inside words counts whole
+  const [word] = await search(index({ "显存": [0, 100, STEPS] }, 1), "显存");
+  assert.deepEqual(matches(word), { "显存": 0.2 });
+  const whole = await search(files, "显存爆", { options: { characterInWordMatch: 1 } });
+  assert.deepEqual(Object.fromEntries(whole.map(r => [r.id, matches(r)["爆"]])), { doc0: 0.2, doc1: 0.2, doc2: 1 });
 });
 
 test("a word matched in part counts its share", async () => {

@@ -3,13 +3,13 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, matches, READINGS, TITLE, TAGS, SYMPTOMS, STEPS } = require("./helpers.js");
+const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, matches, READINGS, TITLE, TAGS, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
 
 const { Engine, Query, STAGE_NAMES, FORMAT_VERSION } = load("engine");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 2);
+  assert.equal(FORMAT_VERSION, 3);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -123,7 +123,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 2: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 3: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;
@@ -164,7 +164,7 @@ test("filler words are dropped, unless the query is only filler", async () => {
 
 test("Chinese: every substring that is a term counts, a word and the words inside it are one unit", async () => {
   const files = index({ "显存不足": [1, 100, STEPS], "显存": [0, 900, STEPS, 2, 50, STEPS], "不足": [2, 50, STEPS],
-    "爆": [3, 100, STEPS] }, 8);
+    "爆": [3, 100, STEPS | ALONE] }, 8);
   const found = await search(files, "显存不足爆了");
   // doc3: 爆, a lone character, half of log(1 + 8 / 1) in the steps, beats doc0's half of 显存不足 in its steps
   assert.deepEqual(found.map(r => r.id), ["doc1", "doc2", "doc3", "doc0"]);

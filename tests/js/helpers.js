@@ -8,6 +8,7 @@ const load = name => require(path.join(SEARCH, `${name}.js`));
 
 // field bits of a posting's flags, and what a match in each counts for (docs/SEARCH.md, "Index")
 const TITLE = 1, TAGS = 2, QUICK_FIX = 4, SYMPTOMS = 8, STEPS = 16;
+const ALONE = 1 << 11;  // a Chinese character's posting: it stands as a word of its own in the entry
 const FIELDS = [["title", "", "", 1], ["tags", "", "", 0.8], ["quick_fix", "", "", 0.6], ["symptoms", "", "", 0.8],
   ["steps", "", "", 0.2]];
 
@@ -19,8 +20,8 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
   shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {} } = {}) {
   const manifest = {
-    formatVersion: 2, lang, docs, shards, maxTermChars, version: "x", fields,
-    titleCharsShift: [12, 20], scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
+    formatVersion: 3, lang, docs, shards, maxTermChars, version: "x", fields,
+    titleCharsShift: [12, 20], aloneBit: 11, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b),
     messages: { none: "No results", closest: "Closest terms: {terms}", browse: "Tags", browseLocation: "tags/" },
   };
@@ -70,5 +71,5 @@ const READINGS = {
   typo2: { weight: 0.3, penalty: 2 },
 };
 
-module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, FIELDS, titleChars, makeIndex, fetcher, engineFor,
+module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE, FIELDS, titleChars, makeIndex, fetcher, engineFor,
   search, rank, matches, READINGS };

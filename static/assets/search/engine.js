@@ -21,8 +21,8 @@
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf } = analysis;
-  const FORMAT_VERSION = 2;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
+  const FORMAT_VERSION = 3;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
@@ -140,6 +140,7 @@
         this.fieldMatch = manifest.fields.map(([, , , match]) => match);
         this.whereCache = new Map();
         this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
+        this.aloneBit = 1 << manifest.aloneBit;
         this.manifest = manifest;
       }
       return this.manifest;
@@ -395,10 +396,15 @@
         for (let k = 0; k < list.length; k += 3) {
           const doc = list[k], flags = list[k + 2], fields = flags & ((1 << hanShift) - 1);
           let hit = hits.get(doc);
-          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: [], titleChars: [0, 0], matched: new Set() });
+          // few allocations a hit: a common character brings thousands of them, and collecting them was mostly
+          // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
+          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null });
           hit.flags |= fields;
-          hit.matched.add(term);
-          const match = this.where(fields) * info.weight, score = list[k + 1] / this.manifest.scoreScale;
+          // a lone Chinese character of the query found only inside the entry's longer words (爆 of 显存爆了 in
+          // 梯度爆炸) is likely another word's piece: it counts characterInWordMatch of a match
+          const inWord = term.length === 1 && isHan(term) && !(flags & this.aloneBit);
+          const match = this.where(fields) * info.weight * (inWord ? this.options.characterInWordMatch : 1);
+          const score = list[k + 1] / this.manifest.scoreScale;
           for (const name of info.units) {
             const unit = hit.units.get(name);
             if (!unit) hit.units.set(name, { parts: [{ span: info.span, match }], penalty: info.penalty, score });
@@ -412,7 +418,7 @@
             }
           }
           if (fields & this.titleBit) {
-            hit.title.push({ term, span: info.span });
+            (hit.title || (hit.title = [])).push({ term, span: info.span });
             hit.titleChars = [(flags >> hanShift) & 0xff, (flags >> latinShift) & 0xff];
           }
         }
@@ -475,6 +481,7 @@
       const order = ranking.compare(this.rules);
       ranking.evaluate(hits, this.rules);
       const top = ranking.best(hits, order, this.options.maxResults);
+      this.markMatched(query, top);
       const key = messageKey(text);
       const { minMessageChars, minPartialChars } = this.options;
       await Promise.all(top.map(async hit => {
@@ -487,6 +494,20 @@
       return { query, hits: top.sort(order) };
     }
 
+    /* hit.matched for each of `hits`: the query's terms the entry has (what its result marks). */
+    markMatched(query, hits) {
+      const byDoc = new Map(hits.map(hit => [hit.doc, hit]));
+      for (const hit of hits) hit.matched = new Set();
+      for (const term of query.terms.keys()) {
+        const list = this.postings(term);
+        if (!list) continue;
+        for (let k = 0; k < list.length; k += 3) {
+          const hit = byDoc.get(list[k]);
+          if (hit) hit.matched.add(term);
+        }
+      }
+    }
+
     /* Material's result shape, and `ranked`: [{id, title, score, exact, explain}] for the CLI and the tests. */
     async search(text) {
       if (!text.trim()) return { items: [], ranked: [] };
@@ -495,10 +516,11 @@
       const { query, hits } = await this.rank(text);
       const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options))
         : [results.noResultsItem(this.manifest.messages, await this.nearestTerms(query))];
+      const engine = this;
       const ranked = hits.map((hit, i) => ({
         id: hit.data.location.replace(/\/$/, ""), title: hit.data.title,
         score: Math.round(hit.score * 100) / 100, exact: hit.message > 0,
-        explain: this.explain(hit, i ? hits[i - 1] : null, query),
+        get explain() { return engine.explain(hit, i ? hits[i - 1] : null, query); },  // when read (the CLI, tests)
       }));
       return { items, ranked };
     }

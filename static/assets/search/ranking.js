@@ -9,8 +9,8 @@
 
   const { isHan } = analysis;
 
-  /* A hit is one entry matched by a query (engine.js collect): {words, typo, title: [{term, span}],
-   * titleChars: [Chinese characters, English letters], score, message}. */
+  /* A hit is one entry matched by a query (engine.js collect): {words, typo, title: [{term, span}] or null,
+   * titleChars: [Chinese characters, English letters] (with a title), score, message}. */
   const RULES = [
     // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
     // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.
@@ -37,6 +37,7 @@
    * (a Chinese query is measured against the title's Chinese, an English one against its English words), each
    * piece of the query counted once (the longest term it matched). */
   function titleShare(hit) {
+    if (!hit.title) return 0;
     const taken = [];
     const covered = { han: 0, latin: 0 };
     for (const { term, span } of [...hit.title].sort((a, b) => b.term.length - a.term.length)) {

@@ -102,6 +102,16 @@ def test_a_term_keeps_its_400_best_entries(tmp_path):
     assert len(kept) == 400 and 0 in kept  # the shortest entries score highest and stay
 
 
+def test_a_word_with_a_character_without_pinyin_is_indexed_without_a_reading(tmp_path):
+    # 兙 (U+5159) has no reading in pypinyin's dictionary; a dictionary word with it used to stop the build
+    content = _content(tmp_path, [{"id": "a", "title_zh": "兙兡报错"}])
+    (content / "synonyms.yml").write_text("words: [兙兡]\n", encoding="utf-8")
+    index = build_index(load_knowledge_base(content), "zh")
+    assert _postings(index, "兙兡")
+    readings = {key: terms for shard in index.pinyin for key, terms in shard.items()}
+    assert readings["baocuo"] == ["报错"] and not [key for key, terms in readings.items() if "兙兡" in terms]
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_worker_is_the_modules_the_manifest_and_the_protocol(tmp_path, lang):
     index = build_index(load_knowledge_base(_content(tmp_path, [{"id": "a"}])), lang)

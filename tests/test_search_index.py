@@ -5,13 +5,30 @@ numbers are written here as numbers (docs/SEARCH.md, "Index")."""
 
 from __future__ import annotations
 
+import json
 import shutil
+from array import array
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from pitfalls.pages.search_index import build_index, worker_script
+from pitfalls.pages.search_index import (
+    _pinyin_shards,
+    _shard_count,
+    _term_shards,
+    _typo_words,
+    build_index,
+    material_stub,
+    query_stopwords,
+    shard_key,
+    shard_of,
+    worker_script,
+    write_index,
+    write_site_index,
+)
 from pitfalls.records.validate import load_knowledge_base
+from pitfalls.text import pinyin_reading
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 RECORD = """\
@@ -122,3 +139,209 @@ def test_the_worker_is_the_modules_the_manifest_and_the_protocol(tmp_path, lang)
     assert starts == sorted(starts)  # each module after those it needs
     assert "importScripts" not in script and f'"version":"{index.manifest["version"]}"' in script
     assert script.index("self.PITFALLS_MANIFEST") < script.index('addEventListener("message"')
+
+
+def test_a_shard_is_fnv1a_over_the_code_points_of_the_shard_key():
+    # FNV-1a, 32 bits: offset basis 0x811c9dc5, prime 0x01000193; modulo 2**32 leaves the hash itself
+    assert shard_of("a", 2**32) == 0xE40C292C  # FNV-1a's published value for "a"
+    assert shard_of("cuda", 2**32) == 0x8B82F8F6 and shard_of("cuda", 8) == 0x8B82F8F6 % 8 == 6
+    # a Chinese term is keyed by its first character (one code point, not its UTF-8 bytes)
+    assert shard_key("显存不足") == "显" and shard_key("cuda_oom") == "cuda_oom"
+    assert shard_of("显存不足", 2**32) == shard_of("显", 2**32) == 0x3BA0AC21
+    assert shard_of("显存不足", 5) == 0x3BA0AC21 % 5 == 4
+
+
+def test_the_shard_count_is_the_smallest_power_of_two_of_about_12_kb_a_shard():
+    assert [_shard_count(size) for size in (0, 12_000, 12_001, 24_000, 24_001, 100_000)] == [1, 1, 2, 2, 4, 16]
+    # a term's postings are counted as 6 bytes a value and 3 a character of the term (a Chinese one in UTF-8)
+    assert len(_term_shards({"cuda": array("i", range(1998))}, [])) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
+    assert len(_term_shards({"cuda": array("i", range(1999))}, [])) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存不足": array("i", range(1998))}, [])) == 1
+    # and a traditional or regional form as 6 bytes a character: 显存's forms 顯存 and 視訊記憶體 (2 + 5 characters)
+    assert len(_term_shards({"显存": array("i", range(1992))}, ["显存"])) == 1  # 6 + 11,952 + 42 = 12,000 bytes
+    assert len(_term_shards({"显存": array("i", range(1993))}, ["显存"])) == 2  # 12,006 bytes
+
+
+def test_terms_and_their_forms_go_to_the_shard_of_their_key_in_sorted_order():
+    postings = {term: array("i", [0, 100, 1] * 250) for term in ("显存", "显", "卡住", "cuda", "nccl", "顯")}
+    shards = _term_shards(postings, ["显存", "显", "卡住"])
+    assert len(shards) == 4  # 6 terms × 750 values × 6 bytes = 27 KB
+    for k, shard in enumerate(shards):
+        assert list(shard["terms"]) == sorted(shard["terms"]) and list(shard["variants"]) == sorted(shard["variants"])
+        assert all(shard_of(term, 4) == k for term in [*shard["terms"], *shard["variants"]])
+    terms = {term: flat for shard in shards for term, flat in shard["terms"].items()}
+    variants = {form: simplified for shard in shards for form, simplified in shard["variants"].items()}
+    assert terms == postings
+    # 顯 is a term itself (its postings stand): not a form of 显; 卡住 is written the same in every form
+    assert variants == {"顯存": ["显存"], "視訊記憶體": ["显存"]}
+
+
+def test_pinyin_readings_of_two_or_more_characters_go_to_the_shard_of_their_first_syllable():
+    # read as a phrase (重新 chongxin, 长度 changdu), ü typed v; a single character has no entry
+    assert _pinyin_shards(["显存", "显", "重新", "学习率", "长度"]) == [
+        {"changdu": ["长度"], "chongxin": ["重新"], "xiancun": ["显存"], "xuexilv": ["学习率"]}]
+    chars = "显存不足梯度爆炸训练服务器连接超时卡死数据加载进程模型内核"
+    terms = sorted({a + b for a in chars for b in chars if a != b})  # 812 terms, 757 readings: about 12.3 KB
+    shards = _pinyin_shards(terms)
+    assert len(shards) == 2
+    readings = {key: found for shard in shards for key, found in shard.items()}
+    assert readings["xiancun"] == ["显存"] and readings["shuju"] == ["数据"]
+    assert sorted(term for found in readings.values() for term in found) == terms  # each term once
+    for k, shard in enumerate(shards):
+        assert list(shard) == sorted(shard)
+        # the query side knows where a syllable starts, not where a term ends: the first syllable decides
+        assert all(shard_of(pinyin_reading(found[0])[0], 2) == k for found in shard.values())
+    assert shard_of("shuju", 2) == 0 and shard_of("shu", 2) == 1 and "shuju" in shards[1]
+
+
+def test_typo_words_are_the_english_terms_of_three_letters_or_more_by_length():
+    assert _typo_words({"gpu", "cuda", "ab", "显存", "fail2ban", "café", "cuda_oom", "12", "bcd", "abc", "memori"}) == {
+        3: ["abc", "bcd", "gpu"], 4: ["cuda"], 6: ["memori"]}
+
+
+def _vocabulary_content(tmp_path: Path) -> Path:
+    content = _content(tmp_path, [{"id": "a"}, {"id": "b", "title_zh": "显存不足", "title_en": "Out of memory"}])
+    (content / "synonyms.yml").write_text("stopwords: [怎么办, THE]\nsynonyms:\n  - [显存不足, out of memory, OOM]\n"
+                                          "  - [卡住, hangs]\n", encoding="utf-8")
+    return content
+
+
+def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
+    index = build_index(load_knowledge_base(_vocabulary_content(tmp_path)), "en")
+    manifest = dict(index.manifest)
+    version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
+    assert manifest == {
+        "formatVersion": 2, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
+        "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
+                   ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
+                   ["cause", "cause", "Cause", 0.2], ["verification", "verification", "Verify the fix", 0.2],
+                   ["environment", "environment", "Environment", 0.2], ["translation", "", "", 0.4]],
+        "titleCharsShift": [12, 20], "scoreScale": 100,
+        "stopwords": ["the", "怎么办", "怎麼辦"],  # normalised, with the traditional forms of the Chinese ones
+        # each phrase cut as the query side does: whole words, stemmed
+        "synonyms": [[["显存不足"], ["out", "of", "memori"], ["oom"]], [["卡住"], ["hang"]]],
+        "pinyinShards": 1, "wordLengths": [3, 4, 5, 6],
+        "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Browse every entry by tag →",
+                     "browseLocation": "tags/"},
+    }
+    assert len(version) == 12 and int(version, 16) >= 0
+    assert len(syllables) == 420 and syllables[:3] == ["a", "ai", "an"] and syllables[-1] == "zuo"
+    assert {"lv", "lve", "zhuang"} <= set(syllables) and not {"m", "n", "ng", "hm"} & set(syllables)
+    zh = build_index(load_knowledge_base(_vocabulary_content(tmp_path / "zh")), "zh").manifest
+    assert zh["lang"] == "zh" and zh["messages"] == {"none": "没有找到结果", "closest": "相近的词：{terms}",
+                                                     "browse": "按标签浏览全部条目 →", "browseLocation": "tags/"}
+    assert [heading for _, _, heading, _ in zh["fields"]][:4] == ["", "标签", "快速修复", "现象表现"]
+
+
+def test_the_files_of_an_index(tmp_path):
+    index = build_index(load_knowledge_base(_vocabulary_content(tmp_path)), "en")
+    assert sorted(index.files()) == ["d/0.json", "d/1.json", "manifest.json", "p/0.json", "t/0.json",
+                                     "w/3.json", "w/4.json", "w/5.json", "w/6.json"]
+    files = index.files()
+    assert files["manifest.json"] is index.manifest and files["t/0.json"] is index.shards[0]
+    assert files["p/0.json"] is index.pinyin[0] and files["d/1.json"] is index.docs[1]
+    # the typo words and the pinyin include the synonyms' terms (hang, 卡住), which no entry has
+    assert files["w/4.json"] == ["cuda", "hang", "titl"] and files["w/3.json"] == ["oom", "out", "the"]
+    assert index.pinyin[0]["kazhu"] == ["卡住"] and index.pinyin[0]["xiancunbuzu"] == ["显存不足"]
+    assert "卡住" not in index.shards[0]["terms"]
+    # the traditional forms of the terms, and of the synonyms' Chinese terms
+    assert index.shards[0]["variants"]["顯存不足"] == ["显存不足"] and index.shards[0]["variants"]["標題"] == ["标题"]
+    # what a result shows: its location, title, tags, the lines of each section that has an anchor, its messages
+    assert index.docs[1] == {"location": "b/", "title": "Out of memory", "tags": ["CUDA"],
+                             "sections": [[2, ["Lower the batch"]], [3, ["现象"]], [4, ["步骤"]]], "messages": ["现象"]}
+
+
+def test_a_result_shows_its_sections_and_its_error_messages_once(tmp_path):
+    extra = ('cause: {zh: 原因, en: The cause}\nenvironment: {os: Ubuntu 22.04}\n'
+             'verification: {zh: 再试, en: Try again, code: nvidia-smi}\n'
+             'signatures:\n  - exact: "CUDA error: out of memory"\n  - exact: "NCCL timeout <num>"\n  - regex: "watchdog \\\\d+"\n')
+    content = _content(tmp_path, [{"id": "a", "symptom": "CUDA Error: out of memory!", "extra": extra}])
+    (content / "entries" / "a.yml").write_text((content / "entries" / "a.yml").read_text(encoding="utf-8").replace(
+        'symptoms:\n', 'symptoms:\n  - {zh: "：：", en: "::"}\n'), encoding="utf-8")
+    doc = build_index(load_knowledge_base(content), "zh").docs[0]
+    assert doc == {
+        "location": "a/", "title": "标题", "tags": ["CUDA"],
+        "sections": [[2, ["减小批量"]], [3, ["：：", "CUDA Error: out of memory!", "CUDA error: out of memory",
+                                               "NCCL timeout"]],
+                     [4, ["步骤"]], [5, ["原因"]], [6, ["再试 nvidia-smi"]], [7, ["操作系统 Ubuntu 22.04"]]],
+        # letters, digits and Chinese only; once; a signature with a placeholder is no whole message
+        "messages": ["cudaerroroutofmemory"],
+    }
+
+
+def test_query_filler_is_normalised_with_its_traditional_forms(tmp_path):
+    content = _vocabulary_content(tmp_path)
+    assert query_stopwords(load_knowledge_base(content)) == {"the", "怎么办", "怎麼辦"}
+
+
+def test_an_entry_is_cut_again_only_when_its_record_changed(tmp_path):
+    content = _content(tmp_path, [{"id": "a"}, {"id": "b", "title_zh": "显存不足"}])
+    base = load_knowledge_base(content)
+    analyses: dict = {}
+    first = build_index(base, "zh", analyses)
+    assert sorted(analyses) == ["a", "b"] and analyses["b"].record == base.record("b")
+    # an analysis kept for an unchanged record is used as it is (its doc, here marked, shows it)
+    analyses["a"] = replace(analyses["a"], doc={**analyses["a"].doc, "title": "kept"})
+    kept_b = analyses["b"]
+    (content / "entries" / "b.yml").write_text((content / "entries" / "b.yml").read_text(encoding="utf-8").replace(
+        "显存不足", "显卡掉了"), encoding="utf-8")
+    second = build_index(load_knowledge_base(content), "zh", analyses)
+    assert [doc["title"] for doc in second.docs] == ["kept", "显卡掉了"]
+    assert analyses["b"] is not kept_b and analyses["b"].doc["title"] == "显卡掉了"
+    assert second.manifest["version"] != first.manifest["version"]
+    assert [doc["title"] for doc in build_index(load_knowledge_base(content), "zh").docs] == ["标题", "显卡掉了"]
+
+
+def test_the_version_is_a_hash_of_every_file(tmp_path):
+    content = _content(tmp_path, [{"id": "a"}, {"id": "b", "title_zh": "显存不足"}])
+    base = load_knowledge_base(content)
+    version = build_index(base, "zh").manifest["version"]
+    assert build_index(base, "zh").manifest["version"] == version  # the same files, the same version
+    assert build_index(base, "en").manifest["version"] != version
+    (content / "entries" / "b.yml").write_text((content / "entries" / "b.yml").read_text(encoding="utf-8").replace(
+        "步骤", "步骤二"), encoding="utf-8")
+    assert build_index(load_knowledge_base(content), "zh").manifest["version"] != version
+
+
+def test_material_gets_a_stub_with_its_config_and_no_documents():
+    assert material_stub("en") == {"config": {"lang": ["en"], "separator": r"[\s\-]+", "pipeline": [], "fields": {}},
+                                   "docs": []}
+
+
+def test_index_files_are_written_compact_and_only_when_they_change(tmp_path):
+    search = tmp_path / "search"
+    search.mkdir()
+    (search / "stale.json").write_text("{}", encoding="utf-8")
+    content = _content(tmp_path, [{"id": "a"}, {"id": "b", "title_zh": "显存不足"}])
+    index = build_index(load_knowledge_base(content), "zh")
+    write_index(index, search)
+    written = sorted(str(path.relative_to(search)) for path in search.rglob("*.json"))
+    assert written == sorted(["search_index.json", *index.files()])  # the folder replaced: no stale file
+    assert json.loads((search / "search_index.json").read_text(encoding="utf-8")) == material_stub("zh")
+    doc = (search / "d" / "1.json").read_text(encoding="utf-8")
+    assert doc.startswith('{"location":"b/","title":"显存不足",')  # compact, UTF-8 as it is
+    terms = json.loads((search / "t" / "0.json").read_text(encoding="utf-8"))["terms"]
+    assert terms["显存"] == list(index.shards[0]["terms"]["显存"])
+    assert (search / "worker.js").read_text(encoding="utf-8") == worker_script(index.manifest)
+    # `serve`: the next index of the same folder writes only what differs and removes what is gone
+    (search / "d" / "0.json").write_text("unchanged", encoding="utf-8")
+    (search / "worker.js").write_text("unchanged", encoding="utf-8")
+    (content / "entries" / "b.yml").unlink()
+    smaller = build_index(load_knowledge_base(content), "zh")
+    write_index(smaller, search, index)
+    assert not (search / "d" / "1.json").exists()
+    assert (search / "d" / "0.json").read_text(encoding="utf-8") == "unchanged"
+    assert json.loads((search / "manifest.json").read_text(encoding="utf-8")) == smaller.manifest
+    assert (search / "worker.js").read_text(encoding="utf-8") == worker_script(smaller.manifest)
+    (search / "worker.js").write_text("unchanged", encoding="utf-8")
+    write_index(smaller, search, smaller)
+    assert (search / "worker.js").read_text(encoding="utf-8") == "unchanged"  # the same manifest
+
+
+def test_a_site_index_goes_into_the_language_site(tmp_path):
+    content = _content(tmp_path, [{"id": "a"}])
+    write_site_index(load_knowledge_base(content), "en", tmp_path / "site" / "en")
+    manifest = json.loads((tmp_path / "site" / "en" / "search" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["lang"] == "en" and manifest["docs"] == 1
+    assert (tmp_path / "site" / "en" / "search" / "worker.js").exists()

@@ -45,6 +45,9 @@ def test_chinese_words_of_two_to_twelve_characters_count_and_every_character_is_
 def test_english_words_are_stemmed_and_names_with_digits_and_identifiers_add_parts(analyzer):
     assert analyzer.terms("Tokens of fail2ban, torch.load") == (["token", "of", "fail2ban", "torch", "load"],
                                                                ["fail", "ban", "torch_load"])
+    # text of both scripts: every word and part, in the order of the text
+    assert analyzer.terms("fail2ban 显卡 torch.load 驱动") == (["fail2ban", "显卡", "torch", "load", "驱动"],
+                                                          ["fail", "ban", "显", "卡", "驱", "动", "torch_load"])
     # full-width forms read as ASCII; noise (one letter, a number of 5 digits, an address) is no term
     assert analyzer.terms("ＣＵＤＡ x 12345 0x7f3a2b1c") == (["cuda"], [])
 
@@ -53,6 +56,7 @@ def test_a_phrase_is_its_whole_words_without_filler(analyzer):
     # accurate mode (显卡驱动, not also 显卡 and 驱动), filler (怎么办, the) and noise (x) left out, stems kept
     assert analyzer.phrase("显卡驱动怎么办 the Tokens x") == ["显卡驱动", "token"]
     assert analyzer.phrase("fail2ban OF torch.load") == ["fail2ban", "torch", "load"]
+    assert analyzer.phrase("Tokens 显卡驱动 x 卡") == ["token", "显卡驱动", "卡"]
 
 
 def test_a_title_length_counts_chinese_characters_and_distinct_english_stems(analyzer):
@@ -92,11 +96,13 @@ def test_exact_signatures_are_symptoms_and_a_title_the_same_in_both_languages_is
     (content / "entries" / "nccl.yml").write_text(
         "id: nccl\ncategory: training\ntitle: {zh: NCCL timeout, en: NCCL timeout}\nquick_fix: {zh: 加大超时, en: Raise the timeout}\n"
         "symptoms:\n  - {zh: 卡住, en: Hangs}\nsteps:\n  - {zh: 查看日志, en: Read the log}\ntags: [cuda]\n"
+        "verification: {zh: 再跑一次, en: Run it again}\n"
         'signatures:\n  - exact: "NCCL watchdog <num> timeout"\n  - regex: "watchdog \\\\d+"\n',
         encoding="utf-8")
     fields = entry_text(load_knowledge_base(content).record("nccl"), "zh").fields
     assert fields["symptoms"] == ["卡住", "NCCL watchdog timeout"]  # the placeholder left out; a regex is no text
     assert fields["translation"] == ["Raise the timeout", "Hangs"]
+    assert (fields["steps"], fields["verification"]) == (["查看日志"], ["再跑一次"])  # no code: the text alone
 
 
 def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
@@ -105,8 +111,8 @@ def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
     shutil.rmtree(content / "entries")
     (content / "entries").mkdir()
     (content / "entries" / "a.yml").write_text(
-        "id: a\ncategory: training\ntitle: {zh: 显卡驱动}\nquick_fix: {zh: 重装 driver}\n"
-        "symptoms:\n  - {zh: 显卡 driver 报错}\nsteps:\n  - {zh: 重装驱动 的}\ntags: [cuda]\n", encoding="utf-8")
+        "id: a\ncategory: training\ntitle: {zh: 显卡驱动}\nquick_fix: {zh: 重装 driver 显卡}\n"
+        "symptoms:\n  - {zh: 显卡 driver 报错}\n  - {zh: 报错}\nsteps:\n  - {zh: 重装驱动 的}\ntags: [cuda]\n", encoding="utf-8")
     record = load_knowledge_base(content).record("a")
     entry = analyze_entry(record, "zh", analyzer, lambda text: {"title": text.fields["title"][0]})
     counts = {term: (short, long, flags) for term, short, long, flags
@@ -114,16 +120,16 @@ def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
     assert entry.terms[:8] == ("显卡", "驱动", "显卡驱动", "显", "卡", "驱", "动", "训练")  # in the order met
     # title 5, tags 4, quick fix 3 (short); symptoms 4, steps 1 (long); flags: bit 0 title, 1 tags, 2 quick fix,
     # 3 symptoms, 4 steps
-    assert counts["显卡"] == (5, 4, 0b1001)
+    assert counts["显卡"] == (5 + 3, 4, 0b1101)
     assert counts["驱动"] == (5, 1, 0b10001)
     assert counts["驱"] == (5, 1, 0b10001)  # a part counts as a word does
     assert counts["cuda"] == (4, 0, 0b10)
     assert counts["driver"] == (3, 4, 0b1100)
     assert counts["重装"] == (3, 1, 0b10100)
     assert counts["的"] == (0, 1, 0b10000)
-    assert counts["报错"] == (0, 4, 0b1000)
-    # the long fields' words, weighted: symptoms 显卡 driver 报错 (3 × 4), steps 重装 驱动 (2 × 1); the parts
+    assert counts["报错"] == (0, 4 + 4, 0b1000)
+    # the long fields' words, weighted: symptoms 显卡 driver 报错, 报错 (4 × 4), steps 重装 驱动 (2 × 1); the parts
     # (characters) and the short fields do not lengthen the entry
-    assert entry.long_length == 3 * 4 + 2 * 1
+    assert entry.long_length == 4 * 4 + 2 * 1
     assert entry.title_chars == (4, 0)
     assert entry.record is record and entry.doc == {"title": "显卡驱动"}

@@ -7,6 +7,9 @@ written here as numbers; each expected score is worked out in its comment."""
 from __future__ import annotations
 
 from array import array
+from dataclasses import replace
+
+import pytest
 
 from pitfalls.pages.search_analysis import EntryAnalysis
 from pitfalls.pages.search_scoring import score_postings
@@ -75,3 +78,11 @@ def test_among_equal_scores_the_earlier_entries_stay():
     entries = [entry({"common": (0, 1, 0b10000)}, long_length=10) for _ in range(402)]
     entries += [entry({"other": (0, 1, 0b10000)}, long_length=10) for _ in range(600)]
     assert [number for number, _, _ in postings(score_postings(entries)["common"])] == list(range(400))
+
+
+def test_an_entry_whose_counts_do_not_match_its_terms_is_refused():
+    # one count and one set of flags per term: an analysis that lost one (a bug, a stale cache under `serve`)
+    # fails the build rather than scoring the wrong terms
+    broken = replace(entry({"oom": (5, 0, 0b1), "cuda": (3, 0, 0b100)}, long_length=0), flags=array("H", [0b1]))
+    with pytest.raises(ValueError, match="zip"):
+        score_postings([broken])

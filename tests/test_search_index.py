@@ -6,6 +6,7 @@ numbers are written here as numbers (docs/SEARCH.md, "Index")."""
 from __future__ import annotations
 
 import json
+import locale
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from pitfalls.pages.search_index import (
+    ENGINE_MODULES,
     _pinyin_shards,
     _shard_count,
     _term_shards,
@@ -31,6 +33,7 @@ from pitfalls.pages.search_index import (
     write_site_index,
 )
 from pitfalls.records.validate import load_knowledge_base
+from pitfalls.settings import SEARCH_JS
 from pitfalls.text import _converter, pinyin_reading, pinyin_syllables
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -384,6 +387,29 @@ def test_index_files_are_written_compact_and_only_when_they_change(tmp_path):
     shutil.rmtree(search / "d")
     write_index(smaller, search, index)
     assert not (search / "d").exists()  # d/0.json is the same in both: not written again
+
+
+@pytest.fixture
+def ascii_locale():
+    """A machine whose locale is not UTF-8 (LC_CTYPE C: ASCII), for the length of a test."""
+    if sys.flags.utf8_mode:
+        pytest.skip("Python's UTF-8 mode reads and writes UTF-8 whatever the locale")
+    before = locale.setlocale(locale.LC_CTYPE)
+    locale.setlocale(locale.LC_CTYPE, "C")
+    yield
+    locale.setlocale(locale.LC_CTYPE, before)
+
+
+def test_the_index_files_are_utf_8_whatever_the_locale(tmp_path, ascii_locale):
+    index = build_index(load_knowledge_base(_content(tmp_path, [{"id": "a", "title_zh": "显存不足"}])), "zh")
+    assert locale.getpreferredencoding(False) != "UTF-8"
+    write_index(index, tmp_path / "search")
+    write_index(replace(index, manifest={**index.manifest, "docs": 2}), tmp_path / "search", index)
+    assert json.loads((tmp_path / "search" / "d" / "0.json").read_bytes().decode("utf-8"))["title"] == "显存不足"
+    worker = (tmp_path / "search" / "worker.js").read_bytes().decode("utf-8")
+    assert worker == worker_script({**index.manifest, "docs": 2})
+    # the engine's modules, read as UTF-8 (their comments have Chinese examples and arrows)
+    assert all((SEARCH_JS / name).read_bytes().decode("utf-8") in worker for name in (*ENGINE_MODULES, "protocol.js"))
 
 
 def test_a_site_index_goes_into_the_language_site(tmp_path):

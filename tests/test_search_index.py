@@ -225,6 +225,8 @@ def test_pinyin_readings_of_two_or_more_characters_go_to_the_shard_of_their_firs
         # the query side knows where a syllable starts, not where a term ends: the first syllable decides
         assert all(shard_of(pinyin_reading(found[0])[0], 2) == k for found in shard.values())
     assert shard_of("shuju", 2) == 0 and shard_of("shu", 2) == 1 and "shuju" in shards[1]
+    # a reading counts as its letters and 10 bytes a term: the first 779 terms make 11,986 bytes, 780 make 12,002
+    assert (len(_pinyin_shards(terms[:779])), len(_pinyin_shards(terms[:780]))) == (1, 2)
 
 
 def test_typo_words_are_the_english_terms_of_three_letters_or_more_by_length():

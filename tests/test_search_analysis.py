@@ -34,22 +34,23 @@ def tiny():
 
 
 def test_chinese_words_of_two_to_twelve_characters_count_and_every_character_is_a_part(analyzer):
-    # search-engine mode: 显卡驱动 and its sub-words; 的 is a word of one character: a part only
-    assert analyzer.terms("显卡驱动的问题") == (["显卡", "驱动", "显卡驱动", "问题"], ["显", "卡", "驱", "动", "的", "问", "题"])
-    words, parts = analyzer.terms(WORD_12)
+    # search-engine mode: 显卡驱动 and its sub-words; 的 is a word of one character: a part only, and alone
+    assert analyzer.terms("显卡驱动的问题") == (["显卡", "驱动", "显卡驱动", "问题"], ["显", "卡", "驱", "动", "的", "问", "题"],
+                                              {"的"})
+    words, parts, _ = analyzer.terms(WORD_12)
     assert WORD_12 in words and parts == list(WORD_12)
-    words, parts = analyzer.terms(WORD_13)
+    words, parts, _ = analyzer.terms(WORD_13)
     assert WORD_13 not in words and WORD_13 not in parts and "乙丙" in words and parts == list(WORD_13)
 
 
 def test_english_words_are_stemmed_and_names_with_digits_and_identifiers_add_parts(analyzer):
     assert analyzer.terms("Tokens of fail2ban, torch.load") == (["token", "of", "fail2ban", "torch", "load"],
-                                                               ["fail", "ban", "torch_load"])
+                                                               ["fail", "ban", "torch_load"], set())
     # text of both scripts: every word and part, in the order of the text
     assert analyzer.terms("fail2ban 显卡 torch.load 驱动") == (["fail2ban", "显卡", "torch", "load", "驱动"],
-                                                          ["fail", "ban", "显", "卡", "驱", "动", "torch_load"])
+                                                          ["fail", "ban", "显", "卡", "驱", "动", "torch_load"], set())
     # full-width forms read as ASCII; noise (one letter, a number of 5 digits, an address) is no term
-    assert analyzer.terms("ＣＵＤＡ x 12345 0x7f3a2b1c") == (["cuda"], [])
+    assert analyzer.terms("ＣＵＤＡ x 12345 0x7f3a2b1c") == (["cuda"], [], set())
 
 
 def test_a_phrase_is_its_whole_words_without_filler(analyzer):
@@ -119,14 +120,14 @@ def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
               in zip(entry.terms, entry.short_tf, entry.long_tf, entry.flags, strict=True)}
     assert entry.terms[:8] == ("显卡", "驱动", "显卡驱动", "显", "卡", "驱", "动", "训练")  # in the order met
     # title 5, tags 4, quick fix 3 (short); symptoms 4, steps 1 (long); flags: bit 0 title, 1 tags, 2 quick fix,
-    # 3 symptoms, 4 steps
+    # 3 symptoms, 4 steps; bit 11: a character that stands alone (的 in 重装驱动 的)
     assert counts["显卡"] == (5 + 3, 4, 0b1101)
     assert counts["驱动"] == (5, 1, 0b10001)
     assert counts["驱"] == (5, 1, 0b10001)  # a part counts as a word does
     assert counts["cuda"] == (4, 0, 0b10)
     assert counts["driver"] == (3, 4, 0b1100)
     assert counts["重装"] == (3, 1, 0b10100)
-    assert counts["的"] == (0, 1, 0b10000)
+    assert counts["的"] == (0, 1, 1 << 11 | 0b10000)
     assert counts["报错"] == (0, 4 + 4, 0b1000)
     # the long fields' words, weighted: symptoms 显卡 driver 报错, 报错 (4 × 4), steps 重装 驱动 (2 × 1); the parts
     # (characters) and the short fields do not lengthen the entry

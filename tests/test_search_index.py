@@ -254,13 +254,13 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 2, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 3, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
                    ["cause", "cause", "Cause", 0.2], ["verification", "verification", "Verify the fix", 0.2],
                    ["environment", "environment", "Environment", 0.2], ["translation", "", "", 0.4]],
-        "titleCharsShift": [12, 20], "scoreScale": 100,
+        "titleCharsShift": [12, 20], "aloneBit": 11, "scoreScale": 100,
         "stopwords": ["the", "怎么办", "怎麼辦"],  # normalised, with the traditional forms of the Chinese ones
         # each phrase cut as the query side does: whole words, stemmed
         "synonyms": [[["显存不足"], ["out", "of", "memori"], ["oom"]], [["卡住"], ["hang"]]],

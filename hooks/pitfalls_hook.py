@@ -128,6 +128,8 @@ def on_files(files, config):
     _build.files = files
     for page in _build.pages.values():
         files.append(File.generated(config, page.src_uri, content=page.content))
+    if not _build.settings.keep_pages:
+        _build.rendered = {}  # the pages stay in _build.pages until MkDocs has read each (on_page_markdown)
     # entries.json and feed.xml: not .md, so MkDocs copies them as they are
     for path, text in site_files(_build.base, _build.lang, config.site_url, _build.dates).items():
         files.append(File.generated(config, path, content=text))
@@ -145,7 +147,14 @@ def on_env(env, config, files):
 
 
 def on_page_markdown(markdown, page, config, files):
-    rendered = _build.pages.get(page.file.src_uri)
+    if _build.settings.keep_pages:
+        rendered = _build.pages.get(page.file.src_uri)
+    else:
+        # the page has been read (`markdown` is MkDocs' copy): its source is not needed again in this build; at
+        # 5,000 entries, 126 MB a language
+        rendered = _build.pages.pop(page.file.src_uri, None)
+        if rendered is not None:
+            page.file.content_string = ""
     if rendered is not None:
         # escaped once here: Material prints meta.title and meta.description without escaping
         page.meta["title"] = escape(rendered.title)

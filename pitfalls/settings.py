@@ -52,10 +52,15 @@ class HookSettings:
     stock_search: bool
     """PITFALLS_STOCK_SEARCH=1: Material's own search instead of ours (only bench/bench_search.py
     sets it, to compare the two on the same site)."""
+    keep_pages: bool = False
+    """PITFALLS_KEEP_PAGES=1: keep every rendered page for the whole build (`serve` sets it: it updates the site
+    page by page, comparing each with the page it replaces); else a page's Markdown is released once MkDocs has
+    read it."""
 
     @classmethod
     def from_environment(cls) -> HookSettings:
         handover = os.environ.get("PITFALLS_HANDOVER")
         return cls(handover=Path(handover) if handover else None,
                    content=Path(os.environ.get("PITFALLS_CONTENT") or CONTENT_DIR),
-                   stock_search=os.environ.get("PITFALLS_STOCK_SEARCH") == "1")
+                   stock_search=os.environ.get("PITFALLS_STOCK_SEARCH") == "1",
+                   keep_pages=os.environ.get("PITFALLS_KEEP_PAGES") == "1")

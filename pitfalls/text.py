@@ -180,7 +180,9 @@ def pinyin_reading(term: str) -> list[str] | None:
     重新 is chong xin and 长度 chang du), or None when a character has no reading."""
     from pypinyin import Style, lazy_pinyin
 
-    syllables = lazy_pinyin(term, style=Style.NORMAL, errors=lambda chars: [None] * len(chars))
+    # "" for a character without a reading: pypinyin converts what `errors` returns to the style too, and None
+    # made it raise (TypeError) on such a character (兙, U+5159) instead of returning None
+    syllables = lazy_pinyin(term, style=Style.NORMAL, errors=lambda chars: [""] * len(chars))
     return syllables if all(s and s.isascii() and s.isalpha() for s in syllables) else None
 
 

@@ -44,7 +44,7 @@ class LanguageWorkers:
     def __init__(self, serve_dir: Path, site_url: str, handover: Path):
         self.runs = {}
         for lang in LANGUAGES:
-            env = language_environment(lang, site_url, handover)
+            env = language_environment(lang, site_url, handover) | {"PITFALLS_KEEP_PAGES": "1"}  # updates compare pages
             self.runs[lang] = subprocess.Popen(
                 [sys.executable, "-m", "pitfalls.commands.serve_worker", str(serve_dir / lang)],
                 cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

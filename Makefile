@@ -63,7 +63,7 @@ $(MUTATION_STAMP): requirements-mutation.txt $(STAMP)
 mutation: $(STAMP) $(MUTATION_STAMP)  ## slow, not part of `make test`: mutmut over the modules of [tool.mutmut] in pyproject.toml (MUTATE=pitfalls/x.py for one), each against the quick layer; prints the score per module
 	$(PY) -m bench.mutation $(MUTATE)
 
-mutation-js: $(STAMP) $(NODE_STAMP)  ## slow: StrykerJS 9.5 (stryker.config.mjs) over static/assets/search/*.js against the quick-layer search tests
+mutation-js: $(NODE_STAMP)  ## not part of `make test`: StrykerJS 9.5 (stryker.config.mjs) over the search engine's modules against its node tests (tests/js/); about half an hour on 2 busy cores
 	npx --no-install stryker run
 
 lint: $(STAMP)  ## ruff, configured in pyproject.toml

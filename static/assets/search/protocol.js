@@ -9,6 +9,7 @@
 // and `pitfalls serve` start (pitfalls/commands/dependencies.py)
 const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
 
+// Stryker disable next-line StringLiteral: new URL("", href) is the worker's own URL, against which index paths resolve alike
 const INDEX = new URL("./", self.location.href);
 const engine = new PitfallSearch.Engine(fetchJson);
 const early = new Map();  // query text → its search, started before Material asked
@@ -28,6 +29,7 @@ addEventListener("message", async ({ data: message }) => {
   if (message.type === SETUP) {
     postMessage({ type: READY });
   } else if (message.type === QUERY) {
+    // Stryker disable next-line UpdateOperator: counting down numbers the queries apart just as well
     const query = ++latest;
     let items = [];
     try {

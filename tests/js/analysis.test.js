@@ -1,0 +1,131 @@
+/* analysis.js: text analysis as docs/SEARCH.md ("Index", text analysis) describes it, the same as pitfalls/text.py. */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { load } = require("./helpers.js");
+
+const analysis = load("analysis");
+
+test("normalize: NFKC (full-width to ASCII) and lower case", () => {
+  assert.equal(analysis.normalize("ＣＵＤＡ　Ｅｒｒｏｒ：１２"), "cuda error:12");
+  assert.equal(analysis.normalize("显存 OOM"), "显存 oom");
+});
+
+test("keepWord: one letter, words over 30 characters and numbers over 4 digits are noise", () => {
+  assert.equal(analysis.keepWord("a"), false);
+  assert.equal(analysis.keepWord("ab"), true);
+  assert.equal(analysis.keepWord("x".repeat(30)), true);
+  assert.equal(analysis.keepWord("x".repeat(31)), false);
+  assert.equal(analysis.keepWord("1"), false);
+  assert.equal(analysis.keepWord("12"), true);
+  assert.equal(analysis.keepWord("1234"), true);
+  assert.equal(analysis.keepWord("12345"), false);
+});
+
+test("keepWord: UUIDs, 0x addresses and hex hashes (7+ hex digits with a letter and a digit) are noise", () => {
+  assert.equal(analysis.keepWord("123e4567-e89b-12d3-a456-426614174000"), false);
+  assert.equal(analysis.keepWord("0x7f"), false);
+  assert.equal(analysis.keepWord("0x"), true);  // no address after it
+  assert.equal(analysis.keepWord("0xg1"), true);  // not hex after 0x
+  assert.equal(analysis.keepWord("a1b2c3d"), false);  // a short git hash
+  assert.equal(analysis.keepWord("1234567a"), false);
+  assert.equal(analysis.keepWord("a1b2c3"), true);  // six hex digits: not a hash
+  assert.equal(analysis.keepWord("deadbeef"), true);  // hex letters, no digit: a word
+  assert.equal(analysis.keepWord("abcdefabcdef"), true);
+  assert.equal(analysis.keepWord("libcudnn8"), true);  // letters beyond a-f: a name, not a hash
+  assert.equal(analysis.keepWord("resnet101"), true);
+  assert.equal(analysis.keepWord("xa1b2c3d4"), true);  // a hash must be hex from start to end
+  assert.equal(analysis.keepWord("a1b2c3d4x"), true);
+});
+
+test("stem: short words and words with digits stay as they are", () => {
+  for (const word of ["gas", "key", "ss", "cuda13s", "a1ing"]) assert.equal(analysis.stem(word), word);
+});
+
+test("stem: plurals", () => {
+  const cases = { bodies: "bodi", abies: "aby", ties: "tie", flies: "fly", classes: "class", matches: "match",
+    wishes: "wish", boxes: "box", buzzes: "buzz", errors: "error", states: "stat", gpus: "gpus", status: "status",
+    analysis: "analysis", process: "process", loss: "loss", axis: "axis", eyes: "eye", sees: "see", abes: "abe",
+    // -es after s, ch, sh, x, z goes whole, even where the final -e rule would not take the e (too short)
+    axes: "ax", sses: "ss", ches: "ch", shes: "sh", azes: "az" };
+  for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
+});
+
+test("stem: -ed, -ing, -ation, doubled consonants, final -e and -y", () => {
+  const cases = { installation: "install", configuration: "configur", fooation: "foo", running: "run", stopped: "stop",
+    stepping: "step", wrapped: "wrap", killed: "kill", missing: "miss", buzzing: "buzz", called: "call", passed: "pass",
+    dressed: "dress", added: "add", adding: "add", fixing: "fix", trying: "try", crying: "cry", seeing: "see",
+    agreeing: "agre", agreed: "agreed", freed: "freed", used: "used", sing: "sing", string: "string", dying: "dying",
+    feeding: "feed", fooed: "foo", rebuilding: "rebuild", bbbing: "bbbing", abbing: "abb", nation: "nation",
+    station: "station", rating: "rat", cache: "cach", trees: "tre", memory: "memori", copy: "copi", timeout: "timeout" };
+  for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
+});
+
+test("nameParts: a name with letters and digits by its kept, stemmed parts", () => {
+  assert.deepEqual(analysis.nameParts("fail2ban"), ["fail", "ban"]);
+  assert.deepEqual(analysis.nameParts("resnet101"), ["resnet", "101"]);
+  assert.deepEqual(analysis.nameParts("files22"), ["fil", "22"]);
+  assert.deepEqual(analysis.nameParts("cuda"), []);
+  assert.deepEqual(analysis.nameParts("2024"), []);
+  assert.deepEqual(analysis.nameParts("_"), []);
+});
+
+test("wordTerms: the stemmed word and its parts, nothing for noise", () => {
+  assert.deepEqual(analysis.wordTerms("fail2ban"), ["fail2ban", "fail", "ban"]);
+  assert.deepEqual(analysis.wordTerms("running"), ["run"]);
+  assert.deepEqual(analysis.wordTerms("a1b2c3d4"), []);
+  assert.deepEqual(analysis.wordTerms("x"), []);
+});
+
+test("englishTerms: the terms of the English words, Chinese runs left out", () => {
+  assert.deepEqual(analysis.englishTerms("cuda out of memory 显存 ubuntu22"),
+    ["cuda", "out", "of", "memori", "ubuntu22", "ubuntu", "22"]);
+  assert.deepEqual(analysis.englishTerms("显存不足"), []);
+});
+
+test("PIECES: Chinese runs and English words or UUIDs, in order", () => {
+  const pieces = [..."显存 oom 123e4567-e89b-12d3-a456-426614174000 了".matchAll(analysis.PIECES)].map(m => [m[1] || null, m[2] || null]);
+  assert.deepEqual(pieces, [["显存", null], [null, "oom"], [null, "123e4567-e89b-12d3-a456-426614174000"], ["了", null]]);
+  assert.deepEqual([..."\u3400\u4dbf\u4e00\u9fff\uf900\ufaff".matchAll(analysis.PIECES)].map(m => m[1]),
+    ["\u3400\u4dbf\u4e00\u9fff\uf900\ufaff"]);
+  assert.equal(analysis.HAN, "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff");
+});
+
+test("compounds: identifiers joined by . _ or - with a letter, whole, their words joined by _", () => {
+  assert.deepEqual(analysis.compounds("use torch.load, nvidia-smi or max_model_len"), [
+    { term: "torch_load", start: 4, end: 14 }, { term: "nvidia_smi", start: 16, end: 26 },
+    { term: "max_model_len", start: 30, end: 43 }]);
+  assert.deepEqual(analysis.compounds("pip 2.3.0 and 1-2"), []);  // version numbers are not identifiers
+  assert.deepEqual(analysis.compounds("v2.3.0"), [{ term: "v2_3_0", start: 0, end: 6 }]);
+  assert.deepEqual(analysis.compounds("1.2.a"), [{ term: "1_2_a", start: 0, end: 5 }]);
+  assert.deepEqual(analysis.compounds("torch"), []);
+  const forty = "a".repeat(19) + "." + "b".repeat(20);
+  assert.deepEqual(analysis.compounds(forty), [{ term: "a".repeat(19) + "_" + "b".repeat(20), start: 0, end: 40 }]);
+  assert.deepEqual(analysis.compounds(forty + "b"), []);  // over 40 characters: a path or a paste
+});
+
+test("messageKey: normalized, letters, digits and Chinese only", () => {
+  assert.equal(analysis.messageKey("CUDA error: out of memory!"), "cudaerroroutofmemory");
+  assert.equal(analysis.messageKey("显存 不足（OOM）"), "显存不足oom");
+  assert.equal(analysis.messageKey("ＯＯＭ_killed-1"), "oomkilled1");
+});
+
+test("isHan: a term that starts with a Chinese character", () => {
+  assert.equal(analysis.isHan("显存"), true);
+  assert.equal(analysis.isHan("\u3400"), true);
+  assert.equal(analysis.isHan("\uf900"), true);
+  assert.equal(analysis.isHan("a显"), false);
+  assert.equal(analysis.isHan("cuda"), false);
+});
+
+test("shardOf: FNV-1a over the code points of the term, a Chinese term by its first character", () => {
+  // the values of pitfalls/pages/search_index.py shard_of
+  assert.equal(analysis.shardOf("abc", 2 ** 32), 440920331);
+  assert.equal(analysis.shardOf("cuda", 2 ** 32), 2340616438);
+  assert.equal(analysis.shardOf("a😀", 2 ** 32), 769020484);
+  assert.equal(analysis.shardOf("", 2 ** 32), 2166136261);
+  assert.equal(analysis.shardOf("显存", 2 ** 32), 1000385569);
+  assert.equal(analysis.shardOf("显", 2 ** 32), 1000385569);
+  assert.equal(analysis.shardOf("abc", 16), 11);
+  assert.equal(analysis.shardOf("cuda", 16), 6);
+});

@@ -1,0 +1,169 @@
+/* engine.js, continued: how pieces of a query become units and parts, filler spans, which words are corrected, synonym
+ * readings built from other readings, and what an entry's hit carries into the items and the explanation. */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, matches, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS } = require("./helpers.js");
+
+const { Engine } = load("engine");
+const units = async (files, query, settings) => (await search(files, query, settings))[0].explain.queryUnits;
+
+test("units: Chinese words that overlap are units of their own; only a word inside another joins it", async () => {
+  const docs = terms => index(Object.fromEntries(terms.map((t, n) => [t, [n, 100, STEPS]])), terms.length);
+  assert.deepEqual(await units(docs(["甲乙", "乙丙丁"]), "甲乙丙丁"), ["甲乙", "乙丙丁"]);
+  assert.deepEqual(await units(docs(["甲乙丙", "丙丁"]), "甲乙丙丁"), ["甲乙丙", "丙丁"]);
+  assert.deepEqual(await units(docs(["甲乙丙丁", "乙丙"]), "甲乙丙丁"), ["甲乙丙丁"]);
+});
+
+test("parts: a part after a better one is counted too, when they do not overlap", async () => {
+  // doc1: 不足 in the title (half of the unit at 1), 显存 in the steps (half at 0.2), 显存 before 不足 in the query
+  const files = index({ "显存不足": [0, 100, STEPS], "显存": [1, 100, STEPS], "不足": [1, 100, TITLE | titleChars(8, 0)] }, 2);
+  const found = await search(files, "显存不足");
+  assert.deepEqual(found.map(r => [r.id, matches(r)["显存不足"]]), [["doc1", 0.6], ["doc0", 0.2]]);
+});
+
+test("a unit's share is measured in the word it belongs to, wherever the run starts", async () => {
+  // 了 (no term) starts the run: the unit 显存不足 is characters 1 … 5 of it, and 显存 half of it
+  const files = index({ "显存不足": [1, 100, STEPS], "显存": [0, 100, STEPS] }, 2);
+  const found = await search(files, "了显存不足");
+  assert.deepEqual(found.map(r => [r.id, matches(r)["显存不足"]]), [["doc1", 0.2], ["doc0", 0.1]]);
+});
+
+test("title rule: a lone character and the word before it in the query are both counted", async () => {
+  const files = index({ "显存": [1, 100, TITLE | titleChars(6, 0)], "爆": [1, 100, TITLE | titleChars(6, 0), 0, 900, STEPS] }, 8);
+  const [result] = await search(files, "显存爆");
+  assert.equal(result.explain.rules.title, 0.5);  // 3 of the title's 6 characters
+});
+
+test("title rule: an identifier and its words are one piece of the query, counted once", async () => {
+  // doc1's title has torch_load (10 letters as joined), torch and load: the query covers 10 of its 40 letters
+  const flags = TITLE | titleChars(0, 40);
+  const files = index({ torch_load: [1, 100, flags], torch: [1, 100, flags, 0, 900, STEPS], load: [1, 100, flags] }, 2);
+  const [result] = await search(files, "torch.load");
+  assert.equal(result.id, "doc1");
+  assert.equal(result.explain.rules.title, 0.25);
+});
+
+test("title rule: the title field is found by name, wherever it is in the manifest", async () => {
+  const fields = [["tags", "", "", 0.8], ["title", "", "", 1], ["steps", "", "", 0.2]];
+  const files = index({ alpha: [0, 900, 4, 1, 100, 2 | titleChars(0, 10)] }, 2, { fields });
+  const found = await search(files, "alpha");
+  assert.deepEqual(found.map(r => [r.id, r.explain.rules.title]), [["doc1", 0.5], ["doc0", 0]]);
+});
+
+test("filler: its characters are not read alone, and a word reaching past it still counts", async () => {
+  const files = index({ "怎": [0, 100, STEPS], "办": [1, 100, STEPS], "么办": [2, 100, STEPS], "办法": [3, 100, STEPS], "显存": [4, 100, STEPS] }, 5,
+    { stopwords: ["怎么办"] });
+  assert.deepEqual(await rank(files, "显存怎么办"), ["doc4"]);
+  assert.deepEqual(await rank(files, "怎么办法"), ["doc3"]);
+});
+
+test("typos: the first eight unknown words, each counted once", async () => {
+  const letters = [..."abcdefghi"];
+  const terms = {};
+  letters.forEach((c, n) => { terms[`word${c}y`] = [n, 100, STEPS]; });
+  const files = index(terms, 9, { words: { 6: Object.keys(terms).sort() } });
+  const query = ["wordax", ...letters.map(c => `word${c}x`)].join(" ");  // wordax twice
+  assert.deepEqual((await rank(files, query)).sort(), ["doc0", "doc1", "doc2", "doc3", "doc4", "doc5", "doc6", "doc7"]);
+});
+
+test("typos: short unknown words do not count toward the eight", async () => {
+  const files = index({ timeout: [0, 100, STEPS] }, 1, { words: { 7: ["timeout"] } });
+  assert.deepEqual(await rank(files, "aa bb cc dd ee ff gg hh ii timout"), ["doc0"]);
+});
+
+test("typos: a word with digits is not corrected", async () => {
+  const files = index({ ghijkl: [0, 100, STEPS] }, 1, { words: { 6: ["ghijkl"] } });
+  assert.deepEqual(await rank(files, "ghijkm", { off: ["parts"] }), ["doc0"]);
+  assert.deepEqual(await rank(files, "ghijkl2", { off: ["parts"] }), []);
+  assert.deepEqual(await rank(files, "2ghijkl", { off: ["parts"] }), []);
+});
+
+test("synonyms: a phrase of several readings weighs as its weakest and costs as its dearest, plus one", async () => {
+  // checkpointing typed with a transposition: checkpoint read by one edit (0.5, cost 1), gradient typed
+  const files = index({ "梯度检查点": [1, 100, TITLE], gradient: [0, 100, STEPS], checkpoint: [0, 100, STEPS] }, 2,
+    { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]]], words: { 8: ["gradient"], 10: ["checkpoint"] } });
+  const found = await search(files, "gradient checkpoitning");
+  const doc1 = found.find(r => r.id === "doc1");
+  assert.deepEqual(matches(doc1), { gradient: 0.25, checkpoitn: 0.25 });  // 0.5 × 0.5
+  assert.equal(doc1.explain.rules.typo, 4);  // 1 + 1 for each of the two units
+});
+
+test("synonyms: each word of a phrase stands for its share of the phrase where it is in the query", async () => {
+  const files = index({ gradient: [1, 100, TITLE], checkpoint: [2, 100, TITLE], "梯度检查点": [0, 100, STEPS] }, 3,
+    { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]]] });
+  const found = await search(files, "alpha 梯度检查点");  // alpha: in no entry
+  assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)["梯度检查点"]])), { doc0: 0.2, doc1: 0.25, doc2: 0.25 });
+});
+
+test("synonyms: the shards of terms a reading brings in are fetched before ranking", async () => {
+  // vram in t/0 (gddr's shard is 0 of 4): no typed character or word is in it
+  const files = index({ gddr: [1, 100, TITLE], "显存": [0, 100, STEPS] }, 2, { synonyms: [[["显存"], ["gddr"]]], variants: { "顯存": ["显存"] }, shards: 4 });
+  assert.deepEqual(await rank(files, "顯存"), ["doc1", "doc0"]);
+});
+
+test("a term already read keeps its reading when a synonym brings it in again", async () => {
+  // serveraliveinterval: read from a two-edit typo, and a synonym of keepalive, which is typed too
+  const files = index({ serveraliveinterval: [1, 100, TITLE], keepaliv: [0, 100, STEPS] }, 2,
+    { synonyms: [[["keepaliv"], ["serveraliveinterval"]]], words: { 19: ["serveraliveinterval"] } });
+  const found = await search(files, "keepalive servraliveintervl");
+  const doc1 = found.find(r => r.id === "doc1");
+  assert.deepEqual(doc1.explain.units.map(u => [u.unit, u.match, u.terms[0].reading]), [["servraliveintervl", 0.3, "typo2"]]);
+});
+
+test("a unit matched by several terms in one entry: the best match, the lowest cost, the best score", async () => {
+  // shiyan reads as 实验 and 试验 (one span): doc1 has one in its title, the other in its steps
+  const files = index({ "实验": [1, 100, STEPS, 0, 900, STEPS], "试验": [1, 700, TITLE] }, 2, { pinyin: { shiyan: ["实验", "试验"] }, syllables: "shi yan" });
+  const found = await search(files, "shiyan");
+  assert.deepEqual(found.map(r => [r.id, matches(r).shiyan]), [["doc1", 0.6], ["doc0", 0.12]]);
+  // a typed word and its synonym in the same entry: the typed word's cost (0) and the higher score
+  const both = index({ hang: [1, 100, STEPS, 0, 100, STEPS], freez: [1, 800, STEPS] }, 2, { synonyms: [[["hang"], ["freez"]]] });
+  const [first] = await search(both, "hang");
+  assert.deepEqual([first.id, first.explain.rules.typo, first.explain.rules.score], ["doc1", 0, 8]);
+});
+
+test("an entry's sections: those of every field its matched terms are in", async () => {
+  const fields = [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
+    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Steps", 0.2]];
+  const files = index({ alpha: [0, 100, SYMPTOMS], beta: [0, 100, STEPS] }, 1, { fields,
+    sections: { 0: [[3, ["alpha here"]], [4, ["beta there"]]] } });
+  const [[, ...sections]] = (await engineFor(files).search("alpha beta")).items;
+  assert.deepEqual(sections.map(s => [s.location, s.text]), [["doc0/#symptoms", "<p><mark>alpha</mark> here</p>"],
+    ["doc0/#steps", "<p><mark>beta</mark> there</p>"]]);
+});
+
+test("ranked: the id is the location without its trailing slash", async () => {
+  const files = index({ alpha: [0, 100, STEPS] }, 1, { locations: { 0: "entries/cuda-oom/" } });
+  assert.deepEqual((await search(files, "alpha")).map(r => r.id), ["entries/cuda-oom"]);
+});
+
+test("explain: the fields of the explained entry's own posting", async () => {
+  const files = index({ alpha: [0, 900, STEPS, 1, 100, TITLE, 2, 100, SYMPTOMS] }, 3);
+  const found = await search(files, "alpha");
+  assert.deepEqual(found.map(r => [r.id, r.explain.units[0].terms[0].fields]), [["doc1", ["title"]], ["doc2", ["symptoms"]], ["doc0", ["steps"]]]);
+});
+
+test("nothing found: the nearest terms of the first three words typed, the nearest only", async () => {
+  const words = { 5: ["abcdw", "lmnop", "lmnoq", "lmnxx"] };
+  const files = index(Object.fromEntries(words[5].map(w => [w, [0, 100, STEPS]])), 1, { words });
+  const text = async query => (await engineFor(files, { off: ["typos"] }).search(query)).items[0][0].text;
+  assert.equal(await text("zzzzz yyyyy wwwww abcdv"), "<p>Tags</p>");
+  assert.equal(await text("lmnoz"), "<p>Closest terms: lmnop, lmnoq</p><p>Tags</p>");
+  assert.equal(await text("abcdv2"), "<p>Tags</p>");  // not a word of letters
+  assert.equal(await text("2abcdv"), "<p>Tags</p>");
+});
+
+test("the console error for an index of another format is written once, however many queries", async () => {
+  const files = index({}, 1);
+  files["manifest.json"].formatVersion = 4;
+  const errors = [];
+  const original = console.error;
+  console.error = (...args) => errors.push(args.join(" "));
+  try {
+    const engine = new Engine(fetcher(files));
+    for (let n = 0; n < 3; n++) await engine.search("alpha");
+  } finally {
+    console.error = original;
+  }
+  assert.deepEqual(errors, ["search: the index is format 4, this engine reads 3: reload the page"]);
+});

@@ -1,0 +1,244 @@
+/* engine.js with ranking.js: each ranking rule and each weight or threshold of options.js on a hand-made index
+ * (as tests/test_search_rules.py, in-process). The expected winner is never doc0 and never wins by a tie: with the
+ * rule off, or the option moved (passed explicitly), another entry comes first. */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
+
+const first = async (files, query, settings) => (await rank(files, query, settings))[0];
+
+// Each case: the rule, an index, a query, and the entry that comes first only because of that rule (doc0 always
+// scores higher, so with the rule off the remaining rules put doc0 first).
+const RULE_CASES = {
+  message: [index({ illeg: [0, 900, STEPS, 1, 100, STEPS], memori: [0, 900, STEPS, 1, 100, STEPS] }, 2,
+    { messages: { 1: ["illegalmemoryaccess"] } }), "illegal memory access", "doc1"],
+  words: [index({ alpha: [0, 900, STEPS, 1, 100, STEPS], beta: [1, 100, STEPS] }, 2), "alpha beta", "doc1"],
+  title: [index({ alpha: [0, 900, TITLE | titleChars(0, 14), 1, 100, TITLE | titleChars(0, 9)] }, 2), "alpha", "doc1"],
+  typo: [index({ "显存": [0, 900, STEPS], alpha: [1, 100, STEPS] }, 2, { variants: { "顯存": ["显存"] } }), "顯存 alpha", "doc1"],
+  score: [index({ alpha: [0, 100, STEPS, 1, 900, STEPS] }, 2), "alpha", "doc1"],
+};
+
+for (const [rule, [files, query, expected]] of Object.entries(RULE_CASES)) {
+  test(`rule ${rule} puts its entry first, and decides it`, async () => {
+    const found = await search(files, query);
+    assert.equal(found[0].id, expected);
+    assert.equal(found[1].explain.decidedBy, rule);
+    assert.notEqual(await first(files, query, { off: [rule] }), expected);
+  });
+}
+
+test("a word counts by the field it is in: title 1, tags 0.8, quick fix 0.6, symptoms 0.8, steps 0.2", async () => {
+  for (const [bit, match] of [[TITLE, 1], [TAGS, 0.8], [QUICK_FIX, 0.6], [SYMPTOMS, 0.8], [STEPS, 0.2], [STEPS | TAGS, 0.8]]) {
+    const [result] = await search(index({ alpha: [0, 100, bit] }, 1), "alpha");
+    assert.deepEqual(matches(result), { alpha: match }, `bit ${bit}`);
+  }
+});
+
+test("where a word stands decides between entries", async () => {
+  assert.deepEqual(await rank(index({ alpha: [0, 900, STEPS, 1, 100, SYMPTOMS] }, 2), "alpha"), ["doc1", "doc0"]);
+});
+
+// How each reading counts, found in the title (1), and what it costs in the typo rule
+const READING_CASES = {
+  variant: [index({ "显存": [0, 100, TITLE] }, 1, { variants: { "顯存": ["显存"] } }), "顯存", 1, 1],
+  parts: [index({ opset: [0, 100, TITLE], 14: [0, 100, TITLE] }, 1), "opset14", 0.6, 1],
+  pinyin: [index({ "嫦娥": [0, 100, TITLE] }, 1, { pinyin: { change: ["嫦娥"] } }), "change", 0.6, 1],
+  synonym: [index({ freez: [0, 100, TITLE] }, 1, { synonyms: [[["hang"], ["freez"]]] }), "hang", 0.5, 1],
+  typo1: [index({ version: [0, 100, TITLE] }, 1, { words: { 7: ["version"] } }), "versoin", 0.5, 1],
+  typo2: [index({ serveraliveinterval: [0, 100, TITLE] }, 1, { words: { 19: ["serveraliveinterval"] } }), "servraliveintervl", 0.3, 2],
+};
+
+for (const [reading, [files, query, weight, penalty]] of Object.entries(READING_CASES)) {
+  test(`reading ${reading} counts ${weight} and costs ${penalty}`, async () => {
+    const [result] = await search(files, query);
+    assert.deepEqual(Object.values(matches(result)), [weight]);
+    assert.equal(result.explain.rules.typo, penalty);
+    assert.deepEqual(new Set(result.explain.units.flatMap(u => u.terms.map(t => t.reading))), new Set([reading]));
+    // the option decides it
+    const readings = { ...READINGS, [reading]: { weight: 0.25, penalty: 3 } };
+    const [moved] = await search(files, query, { options: { readings } });
+    assert.deepEqual(Object.values(matches(moved)), [0.25]);
+    assert.equal(moved.explain.rules.typo, 3);
+  });
+}
+
+test("a typed word counts 1 in the title and costs nothing", async () => {
+  const [result] = await search(index({ alpha: [0, 100, TITLE] }, 1), "alpha");
+  assert.deepEqual(matches(result), { alpha: 1 });
+  assert.equal(result.explain.rules.typo, 0);
+  assert.deepEqual(result.explain.units[0].terms, [{ term: "alpha", reading: "typed", fields: ["title"] }]);
+});
+
+test("a synonym in the title beats the typed word in the body", async () => {
+  const files = index({ hang: [0, 900, STEPS], freez: [1, 100, TITLE | titleChars(0, 5)] }, 2, { synonyms: [[["hang"], ["freez"]]] });
+  assert.deepEqual(await rank(files, "hang"), ["doc1", "doc0"]);
+  const readings = { ...READINGS, synonym: { weight: 0.1, penalty: 1 } };
+  assert.deepEqual(await rank(files, "hang", { options: { readings } }), ["doc0", "doc1"]);
+});
+
+test("a rare word weighs more", async () => {
+  const files = index({ alpha: [1, 100, STEPS], beta: [0, 900, STEPS, 2, 100, STEPS, 3, 100, STEPS] }, 4);
+  const found = await search(files, "alpha beta");
+  assert.equal(found[0].id, "doc1");
+  const weights = Object.fromEntries(found[0].explain.units.map(u => [u.unit, u.weight]));
+  assert.deepEqual(weights, { alpha: 1.609 });  // log(1 + 4 / 1)
+  assert.deepEqual(found[1].explain.units.map(u => [u.unit, u.weight]), [["beta", 0.847]]);  // log(1 + 4 / 3)
+  assert.deepEqual(found[0].explain.queryUnits, ["alpha", "beta"]);
+  assert.equal((await rank(files, "alpha beta", { options: { rarityFloor: 1 } }))[0], "doc0");
+});
+
+test("rarity has a floor of five percent", async () => {
+  const gamma = [];
+  for (let d = 3; d < 40; d++) gamma.push(d, 1, STEPS);
+  const files = index({ alpha: [1, 100, STEPS], beta: [0, 900, STEPS, 2, 100, STEPS], gamma }, 40);
+  assert.equal(await first(files, "alpha beta"), "doc0");  // equal weights: doc0 wins on its score
+  assert.equal(await first(files, "alpha beta", { options: { rarityFloor: 0.02 } }), "doc1");
+  const [result] = await search(files, "alpha beta");
+  assert.deepEqual(result.explain.units.map(u => u.weight), [3.045]);  // log(1 + 40 / 2)
+});
+
+test("a lone character counts half, and nothing when in more than a quarter of the entries", async () => {
+  const terms = { "显存": [0, 900, STEPS, 1, 100, STEPS], "显": [0, 1, STEPS, 1, 1, STEPS], "存": [0, 1, STEPS, 1, 1, STEPS],
+    "爆": [1, 100, STEPS, 2, 1, STEPS], "了": [1, 1, STEPS, 2, 1, STEPS, 3, 1, STEPS] };
+  const files = index(terms, 8);
+  const doc1 = (await search(files, "显存爆")).find(r => r.id === "doc1");
+  const weights = Object.fromEntries(doc1.explain.units.map(u => [u.unit, u.weight]));
+  assert.equal(weights["爆"], 0.805);  // 0.5 × log(1 + 8 / 2)
+  assert.deepEqual(await rank(files, "显存爆"), ["doc1", "doc0", "doc2"]);
+  assert.deepEqual((await rank(files, "显存爆", { options: { characterWeight: 0 } })).slice(0, 2), ["doc0", "doc1"]);
+  assert.equal((await search(files, "显存了"))[0].explain.queryUnits.includes("了"), false);  // 3 of 8
+  assert.deepEqual((await rank(files, "显存了")).slice(0, 2), ["doc0", "doc1"]);
+  assert.deepEqual((await rank(files, "显存了", { options: { maxCharacterShare: 0.5 } })).slice(0, 2), ["doc1", "doc0"]);
+  // exactly a quarter still counts: 2 of 8
+  assert.equal((await search(files, "显存爆"))[0].explain.queryUnits.includes("爆"), true);
+  assert.equal((await search(files, "显存爆", { options: { maxCharacterShare: 0.2 } }))[0].explain.queryUnits.includes("爆"), false);
+});
+
+test("a lone character found only inside the entry's longer words matches at half", async () => {
+  // 爆: doc1 has it as a word of its own (ALONE), doc2 only inside longer words; doc0 scores higher
+  const files = index({ "显存": [0, 900, STEPS, 1, 100, STEPS, 2, 100, STEPS], "爆": [0, 900, STEPS, 1, 100, STEPS | ALONE, 2, 100, TITLE] }, 16);
+  const found = await search(files, "显存爆");
+  assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)["爆"]])), { doc0: 0.1, doc1: 0.2, doc2: 0.5 });
+  assert.deepEqual(found.map(r => r.id), ["doc2", "doc1", "doc0"]);
+  // a word of two characters is never halved; with the option at 1, a character inside words counts whole
+  const [word] = await search(index({ "显存": [0, 100, STEPS] }, 1), "显存");
+  assert.deepEqual(matches(word), { "显存": 0.2 });
+  const whole = await search(files, "显存爆", { options: { characterInWordMatch: 1 } });
+  assert.deepEqual(Object.fromEntries(whole.map(r => [r.id, matches(r)["爆"]])), { doc0: 0.2, doc1: 0.2, doc2: 1 });
+});
+
+test("a word matched in part counts its share", async () => {
+  const files = index({ "显存不足": [1, 100, STEPS], "显存": [0, 900, STEPS, 1, 100, STEPS], "不足": [1, 100, STEPS] }, 2);
+  const found = await search(files, "显存不足");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual(found.map(r => matches(r)["显存不足"]), [0.2, 0.1]);
+});
+
+test("a word matched by its parts counts each part's share, the best first, none overlapping", async () => {
+  // doc1 has 显存 in its title and 不足 in its steps: half of the unit at 1, half at 0.2
+  const files = index({ "显存": [0, 900, STEPS, 1, 100, TITLE | titleChars(8, 0)], "不足": [1, 100, STEPS],
+    "存不足": [0, 900, STEPS], "显存不足": [2, 100, STEPS] }, 3);
+  const found = await search(files, "显存不足");
+  const byId = Object.fromEntries(found.map(r => [r.id, matches(r)["显存不足"]]));
+  assert.deepEqual(byId, { doc1: 0.6, doc0: 0.15, doc2: 0.2 });  // doc0: 存不足 (0.75 × 0.2), 显存 overlaps it
+});
+
+test("an identifier is found whole", async () => {
+  const files = index({ torch: [0, 900, STEPS, 1, 100, STEPS], load: [0, 900, STEPS, 1, 100, STEPS], torch_load: [1, 100, STEPS] }, 2);
+  assert.deepEqual(await rank(files, "torch.load"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "torch load"), ["doc0", "doc1"]);
+});
+
+test("two edits count less than one", async () => {
+  const files = index({ abcdefghixx: [0, 900, STEPS], lmnopqrstuw: [1, 100, STEPS] }, 2, { words: { 11: ["abcdefghixx", "lmnopqrstuw"] } });
+  assert.deepEqual(await rank(files, "abcdefghijk lmnopqrstuv"), ["doc1", "doc0"]);
+  const readings = { ...READINGS, typo2: READINGS.typo1 };
+  assert.deepEqual(await rank(files, "abcdefghijk lmnopqrstuv", { options: { readings } }), ["doc0", "doc1"]);
+});
+
+test("words are corrected from five letters, and by two edits from nine", async () => {
+  const files = index({ cuda: [0, 100, STEPS], timeout: [1, 100, STEPS], serveraliveinterval: [0, 100, STEPS] }, 2,
+    { words: { 4: ["cuda"], 7: ["timeout"], 19: ["serveraliveinterval"] } });
+  assert.deepEqual(await rank(files, "cdua"), []);
+  assert.deepEqual(await rank(files, "cdua", { options: { typoMinChars: [0, 4, 9] } }), ["doc0"]);
+  assert.deepEqual(await rank(files, "timout"), ["doc1"]);
+  assert.deepEqual(await rank(files, "tmout"), []);
+  assert.deepEqual(await rank(files, "tmout", { options: { typoMinChars: [0, 5, 5] } }), ["doc1"]);
+  assert.deepEqual(await rank(files, "serveralivintervl"), ["doc0"]);
+});
+
+test("a correction agrees with the rest of the query", async () => {
+  const files = index({ alpha: [1, 100, STEPS], abcdefghik: [0, 900, STEPS], abcdefghxx: [1, 100, STEPS] }, 2,
+    { words: { 5: ["alpha"], 10: ["abcdefghik", "abcdefghxx"] } });
+  assert.deepEqual(await rank(files, "alpha abcdefghij"), ["doc1"]);
+  assert.deepEqual(await rank(files, "abcdefghij"), ["doc0"]);
+  assert.deepEqual(await rank(files, "alpha abcdefghij", { options: { maxCandidates: 1 } }), ["doc1", "doc0"]);
+});
+
+test("twelve candidates are weighed for agreement", async () => {
+  const decoys = [..."klmnopqrstuv"].map(c => `abcdefgh${c}j`);
+  for (const [count, expected] of [[11, ["doc1"]], [12, ["doc1", "doc0"]]]) {
+    const kept = decoys.slice(0, count);
+    const terms = { alpha: [1, 100, STEPS], abcdefghxx: [1, 100, STEPS] };
+    for (const d of kept) terms[d] = [0, 900, STEPS];
+    const files = index(terms, 2, { words: { 5: ["alpha"], 10: [...kept, "abcdefghxx"].sort() } });
+    assert.deepEqual(await rank(files, "alpha abcdefghij", { options: { maxCorrections: 12 } }), expected, String(count));
+  }
+});
+
+test("at most three corrections per word", async () => {
+  const terms = {};
+  ["abcdx", "abcdy", "abcdz", "abcdw"].forEach((w, n) => { terms[w] = [n, 100 * (n + 1), STEPS]; });
+  const files = index(terms, 4, { words: { 5: Object.keys(terms).sort() } });
+  assert.equal((await rank(files, "abcdv")).length, 3);
+  assert.equal((await rank(files, "abcdv", { options: { maxCorrections: 4 } })).length, 4);
+});
+
+test("only the first eight unknown words are corrected", async () => {
+  const letters = [..."abcdefghi"];
+  const terms = {};
+  letters.forEach((c, n) => { terms[`word${c}y`] = [n, 100, STEPS]; });
+  const files = index(terms, 9, { words: { 6: Object.keys(terms).sort() } });
+  const query = letters.map(c => `word${c}x`).join(" ");
+  assert.deepEqual((await rank(files, query)).sort(), ["doc0", "doc1", "doc2", "doc3", "doc4", "doc5", "doc6", "doc7"]);
+  assert.equal((await rank(files, query, { options: { maxCorrectedWords: 9 } })).length, 9);
+});
+
+test("the message rule needs eight characters whole, or sixteen of the query inside a message", async () => {
+  const terms = {};
+  for (const t of ["pod", "oom", "kill"]) terms[t] = [0, 900, STEPS, 1, 100, STEPS];
+  const files = index(terms, 2, { messages: { 1: ["oomkilled", "containerkilledbyoomkiller"] } });
+  assert.equal(await first(files, "pod OOMKilled"), "doc1");
+  assert.equal(await first(files, "pod OOMKilled", { options: { minMessageChars: 10 } }), "doc0");
+  assert.equal(await first(files, "pod OOMKilled", { options: { minMessageChars: 9 } }), "doc1");
+  assert.equal(await first(files, "killed by oom kill"), "doc0");
+  assert.equal(await first(files, "killed by oom kill", { options: { minPartialChars: 15 } }), "doc1");
+  assert.equal(await first(files, "killed by oom kille"), "doc1");
+  assert.equal(await first(files, "killed by oom kille", { options: { minPartialChars: 17 } }), "doc0");
+  const found = await search(files, "pod OOMKilled");
+  assert.deepEqual(found.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 2], ["doc0", false, 0]]);
+  const part = await search(files, "killed by oom kille");
+  assert.deepEqual(part.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 1], ["doc0", false, 0]]);
+});
+
+test("a message of the query found whole counts more than the query found in a message", async () => {
+  const terms = { oom: [0, 900, STEPS, 1, 100, STEPS, 2, 500, STEPS] };
+  const files = index(terms, 3, { messages: { 0: ["xxoomkilledbythekernelxx"], 2: ["oomkilledbythekernel"] } });
+  assert.deepEqual(await rank(files, "OOM killed by the kernel"), ["doc2", "doc0", "doc1"]);
+});
+
+test("at most ten results", async () => {
+  const alpha = [];
+  for (let d = 0; d < 12; d++) alpha.push(d, 100, STEPS);
+  const files = index({ alpha }, 12);
+  assert.equal((await rank(files, "alpha")).length, 10);
+  assert.equal((await rank(files, "alpha", { options: { maxResults: 11 } })).length, 11);
+});
+
+test("a long paste is analysed by its first 200 characters", async () => {
+  const files = index({ alpha: [0, 100, STEPS], omega: [1, 100, STEPS] }, 2);
+  const paste = "alpha " + "x".repeat(190) + " omega";
+  assert.deepEqual(await rank(files, paste), ["doc0"]);
+  assert.deepEqual(await rank(files, paste, { options: { maxQueryChars: 210 } }), ["doc0", "doc1"]);
+});

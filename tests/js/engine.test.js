@@ -1,0 +1,346 @@
+/* engine.js: reading a query (Chinese pieces, filler, the stages of docs/SEARCH.md "Query" 5 and 6), fetching only
+ * what a query needs, once, and the answer: Material's items and the ranked list with its explanation. */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, matches, READINGS, TITLE, TAGS, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
+
+const { Engine, Query, STAGE_NAMES, FORMAT_VERSION } = load("engine");
+
+test("the stages, and the index format read", () => {
+  assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
+  assert.equal(FORMAT_VERSION, 3);
+});
+
+test("an unknown stage or rule is refused", () => {
+  assert.throws(() => new Engine(async () => ({}), { off: ["typos", "speling"] }), { message: "unknown search stage or rule speling" });
+  assert.doesNotThrow(() => new Engine(async () => ({}), { off: ["typos", "title"] }));
+  assert.doesNotThrow(() => new Engine(async () => ({})));
+});
+
+// Each stage: a query only it can answer (doc1, not the first entry), and nothing found with it off.
+const STAGE_CASES = {
+  variants: [index({ "显存": [0, 100, STEPS, 1, 900, TITLE] }, 2, { variants: { "顯存": ["显存"] } }), "顯存"],
+  parts: [index({ opset: [0, 100, STEPS, 1, 900, TITLE], 14: [1, 100, TITLE] }, 2), "opset14"],
+  typos: [index({ version: [0, 100, STEPS, 1, 900, TITLE] }, 2, { words: { 7: ["version"] } }), "versoin"],
+  pinyin: [index({ "嫦娥": [0, 100, STEPS, 1, 900, TITLE] }, 2, { pinyin: { change: ["嫦娥"] } }), "change"],
+  synonyms: [index({ freez: [0, 100, STEPS, 1, 900, TITLE] }, 2, { synonyms: [[["hang"], ["freez"]]] }), "hang"],
+};
+
+for (const [stage, [files, query]] of Object.entries(STAGE_CASES)) {
+  test(`stage ${stage}: finds what only it reads, and can be switched off`, async () => {
+    assert.deepEqual(await rank(files, query), ["doc1", "doc0"]);
+    assert.deepEqual(await rank(files, query, { off: [stage] }), []);
+    const others = STAGE_NAMES.filter(name => name !== stage);
+    assert.deepEqual(await rank(files, query, { off: others }), ["doc1", "doc0"]);
+  });
+}
+
+test("search: nothing for an empty query, without fetching anything", async () => {
+  const log = [];
+  const engine = new Engine(fetcher(index({ alpha: [0, 100, STEPS] }, 1), log));
+  assert.deepEqual(await engine.search("  \n "), { items: [], ranked: [] });
+  assert.deepEqual(log, []);
+});
+
+test("search: Material's items and the ranked list", async () => {
+  const files = index({ alpha: [0, 1234, STEPS, 1, 5678, TITLE | titleChars(0, 5)] }, 2, { titles: { 0: "Alpha zero", 1: "Alpha" } });
+  const found = await engineFor(files).search("Alpha");
+  assert.deepEqual(found.ranked.map(({ id, title, score, exact }) => ({ id, title, score, exact })), [
+    { id: "doc1", title: "Alpha", score: 56.78, exact: false }, { id: "doc0", title: "Alpha zero", score: 12.34, exact: false }]);
+  assert.deepEqual(found.items.map(([item]) => [item.location, item.title, item.score]), [
+    ["doc1/", "<mark>Alpha</mark>", 56.78], ["doc0/", "<mark>Alpha</mark> zero", 12.34]]);
+  assert.deepEqual(found.items[0][0].terms, { alpha: true });
+});
+
+test("search: the score is rounded to two decimals", async () => {
+  const found = await search(index({ alpha: [0, 100, STEPS] }, 1, { scoreScale: 3 }), "alpha");
+  assert.equal(found[0].score, 33.33);
+});
+
+test("explain: each rule's value, the rule that put an entry below the one before, each unit with its terms", async () => {
+  const files = index({ alpha: [0, 900, STEPS, 1, 100, TITLE | titleChars(0, 15)], beta: [1, 300, STEPS | SYMPTOMS] }, 3);
+  const [top, next] = await search(files, "alpha beta");
+  assert.equal(top.id, "doc1");
+  assert.deepEqual(top.explain, {
+    rules: { message: 0, words: 0.88, title: 0.333, typo: 0, score: 4 },
+    decidedBy: null,
+    units: [
+      { unit: "alpha", weight: 0.916, match: 1, terms: [{ term: "alpha", reading: "typed", fields: ["title"] }] },
+      { unit: "beta", weight: 1.386, match: 0.8, terms: [{ term: "beta", reading: "typed", fields: ["symptoms", "steps"] }] },
+    ],
+    queryUnits: ["alpha", "beta"],
+  });
+  assert.equal(next.explain.decidedBy, "words");
+  assert.deepEqual(next.explain.rules, { message: 0, words: 0.08, title: 0, typo: 0, score: 9 });
+  // log(1 + 3 / 2) and log(1 + 3 / 1); words: (0.916 × 1 + 1.386 × 0.8) / (0.916 + 1.386)
+});
+
+test("the manifest and every file are fetched once, with the index version", async () => {
+  const log = [];
+  const files = index({ alpha: [0, 100, STEPS] }, 1);
+  const engine = new Engine(fetcher(files, log));
+  await engine.search("alpha");
+  await engine.search("alpha");
+  assert.deepEqual(log, ["manifest.json", "t/0.json?v=x", "d/0.json?v=x"]);
+});
+
+test("a failed fetch is retried by the next query", async () => {
+  const files = index({ alpha: [0, 100, STEPS] }, 1);
+  let failures = 1;
+  const log = [];
+  const fetchOnce = fetcher(files, log);
+  const engine = new Engine(async path => {
+    if (path.startsWith("t/") && failures-- > 0) throw new Error("offline");
+    return fetchOnce(path);
+  });
+  await assert.rejects(engine.search("alpha"), { message: "offline" });
+  assert.deepEqual((await engine.search("alpha")).ranked.map(r => r.id), ["doc0"]);
+});
+
+test("only the shards of the query's characters and words are fetched", async () => {
+  // four shards: alpha in 3, gamma in 2, delta in 1, 不 in 0
+  const files = index({ alpha: [0, 100, STEPS], gamma: [1, 100, STEPS], delta: [2, 100, STEPS], "不": [3, 100, STEPS] }, 4, { shards: 4 });
+  const log = [];
+  const engine = new Engine(fetcher(files, log));
+  assert.deepEqual((await engine.search("gamma")).ranked.map(r => r.id), ["doc1"]);
+  assert.deepEqual(log.filter(p => p.startsWith("t/")), ["t/2.json?v=x"]);
+  assert.deepEqual((await engine.search("alpha 不")).ranked.map(r => r.id), ["doc0", "doc3"]);
+  assert.deepEqual(log.filter(p => p.startsWith("t/")).sort(), ["t/0.json?v=x", "t/2.json?v=x", "t/3.json?v=x"]);
+});
+
+test("a manifest of another format: one console error, and the reload item for every query", async () => {
+  const files = index({ alpha: [0, 100, STEPS] }, 1, { lang: "zh" });
+  files["manifest.json"].formatVersion = 1;
+  const errors = [];
+  const original = console.error;
+  console.error = (...args) => errors.push(args.join(" "));
+  try {
+    const log = [];
+    const engine = new Engine(fetcher(files, log));
+    for (let n = 0; n < 2; n++) {
+      const answer = await engine.search("alpha");
+      assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
+        ranked: [], outdated: true });
+    }
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 3: reload the page"]);
+    assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
+  } finally {
+    console.error = original;
+  }
+});
+
+test("nothing found: one item, with the terms within three edits of the words typed", async () => {
+  const files = index({ kubernet: [0, 100, STEPS], kubernetes: [0, 100, STEPS] }, 1, { words: { 8: ["kubernet"], 10: ["kubernetes"] } });
+  const answer = await engineFor(files).search("kubxyzet");
+  assert.deepEqual(answer.ranked, []);
+  assert.deepEqual(answer.items, [[{ location: "tags/", title: "No results", text: "<p>Closest terms: kubernet</p><p>Tags</p>",
+    tags: [], score: 0, terms: {} }]]);
+  const closer = await engineFor(files, { options: { closestEdits: 2 } }).search("kubxyzet");
+  assert.equal(closer.items[0][0].text, "<p>Tags</p>");
+});
+
+test("nothing found: only the nearest terms of each word, at most three a word and six in all", async () => {
+  const words = { 5: ["abcdw", "abcdx", "abcdy", "abcdz", "abcww", "fghij", "fghik", "fghil", "fghim", "lmnop", "lmnoq"] };
+  const terms = Object.fromEntries(words[5].map(w => [w, [0, 100, STEPS]]));
+  const files = index(terms, 1, { words });
+  const text = async (query, options = {}) => (await engineFor(files, { off: ["typos"], options }).search(query)).items[0][0].text;
+  assert.equal(await text("abcdv"), "<p>Closest terms: abcdw, abcdx, abcdy</p><p>Tags</p>");
+  assert.equal(await text("abcdv fghiz lmnoz qqqqq"), "<p>Closest terms: abcdw, abcdx, abcdy, fghij, fghik, fghil</p><p>Tags</p>");
+  assert.equal(await text("abcdv", { maxCorrections: 4 }), "<p>Closest terms: abcdw, abcdx, abcdy, abcdz</p><p>Tags</p>");
+  assert.equal(await text("zzzzz"), "<p>Tags</p>");
+  assert.equal(await text("显存"), "<p>Tags</p>");  // no English word typed
+});
+
+test("filler words are dropped, unless the query is only filler", async () => {
+  const files = index({ the: [0, 900, STEPS], alpha: [1, 100, STEPS], "怎么": [2, 900, STEPS], "显存": [3, 100, STEPS] }, 4,
+    { stopwords: ["the", "怎么办"] });
+  assert.deepEqual(await rank(files, "the alpha"), ["doc1"]);
+  assert.deepEqual(await rank(files, "the"), ["doc0"]);
+  assert.deepEqual(await rank(files, "显存怎么办"), ["doc3"]);  // 怎么 is inside the filler 怎么办
+  assert.deepEqual(await rank(files, "怎么办"), ["doc2"]);
+  assert.deepEqual(await rank(files, "怎么 显存"), ["doc2", "doc3"]);
+});
+
+test("Chinese: every substring that is a term counts, a word and the words inside it are one unit", async () => {
+  const files = index({ "显存不足": [1, 100, STEPS], "显存": [0, 900, STEPS, 2, 50, STEPS], "不足": [2, 50, STEPS],
+    "爆": [3, 100, STEPS | ALONE] }, 8);
+  const found = await search(files, "显存不足爆了");
+  // doc3: 爆, a lone character, half of log(1 + 8 / 1) in the steps, beats doc0's half of 显存不足 in its steps
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc2", "doc3", "doc0"]);
+  assert.deepEqual(found[0].explain.queryUnits, ["显存不足", "爆"]);  // 了 is no term
+  assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)])), {
+    doc1: { "显存不足": 0.2 }, doc2: { "显存不足": 0.2 }, doc0: { "显存不足": 0.1 }, doc3: { "爆": 0.2 } });
+});
+
+test("Chinese: words up to the index's longest term", async () => {
+  const files = index({ "显存不足": [1, 100, STEPS], "显": [0, 100, STEPS] }, 2, { maxTermChars: 3 });
+  assert.deepEqual(await rank(files, "显存不足"), ["doc0"]);
+  files["manifest.json"].maxTermChars = 4;
+  assert.deepEqual(await rank(files, "显存不足"), ["doc1"]);  // 显 is in the word: not read alone
+});
+
+test("Chinese: a synonym that is no index term still counts as a word", async () => {
+  // 卡住 is in no entry; its group brings in hang. Without it as a word, 卡 and 住 would be read alone
+  const files = index({ hang: [1, 100, STEPS], "卡": [0, 100, STEPS] }, 2, { synonyms: [[["卡住"], ["hang"]]] });
+  const found = await search(files, "卡住");
+  assert.deepEqual(found.map(r => r.id), ["doc1"]);
+  assert.deepEqual(found[0].explain.queryUnits, ["卡住"]);
+});
+
+test("names with digits: by their parts only when the index lacks the name", async () => {
+  const files = index({ opset14: [1, 100, STEPS], opset: [0, 900, STEPS], 14: [0, 900, STEPS] }, 2);
+  assert.deepEqual(await rank(files, "opset14"), ["doc1"]);
+  assert.deepEqual(await rank(index({ opset: [0, 900, STEPS] }, 1), "opset14 opset14"), ["doc0"]);
+});
+
+test("parts: a part the index lacks adds nothing; each part stands for the whole name", async () => {
+  const files = index({ opset: [0, 100, STEPS], 14: [1, 100, TITLE] }, 2);
+  const found = await search(files, "opset14 onnx15");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual(found[0].explain.queryUnits, ["opset14"]);
+  assert.deepEqual(found.map(r => matches(r)), [{ opset14: 0.6 }, { opset14: 0.12 }]);
+});
+
+test("typos: only unknown words of letters, each once, filler never", async () => {
+  const files = index({ version: [1, 100, STEPS], versions2: [0, 100, STEPS], cuda: [2, 100, STEPS] }, 3,
+    { words: { 7: ["version"], 9: ["versions2"] }, stopwords: ["vresion"] });
+  assert.deepEqual(await rank(files, "vresion cuda"), ["doc2"]);  // filler
+  assert.deepEqual(await rank(files, "versoin cuda"), ["doc2", "doc1"]);  // the typed word before the corrected one
+  assert.deepEqual(await rank(files, "versoin2 cuda"), ["doc2"]);  // digits: no correction
+  const log = [];
+  await new Engine(fetcher(files, log)).search("versoin versoin");
+  assert.deepEqual(log.filter(p => p.startsWith("w/")), ["w/7.json?v=x"]);
+});
+
+test("typos: the word lists of about the stem's length, only for words that may be misspelt", async () => {
+  const words = Object.fromEntries([3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(n => [n, ["x".repeat(n)]]));
+  // every word is known (else the "no results" item looks for the nearest terms in more lists)
+  const files = index(Object.fromEntries(["abcdefg", "abcdefghi", "abcd", "xyz12345", "alpha"].map(t => [t, [0, 100, STEPS]])), 1, { words });
+  const lists = async query => {
+    const log = [];
+    await new Engine(fetcher(files, log)).search(query);
+    return log.filter(p => p.startsWith("w/")).map(p => Number(p.slice(2).split(".")[0])).sort((a, b) => a - b);
+  };
+  assert.deepEqual(await lists("abcdefg"), [6, 7, 8]);  // 7 letters: one edit
+  assert.deepEqual(await lists("abcdefghi"), [7, 8, 9, 10, 11]);  // 9 letters: two edits
+  assert.deepEqual(await lists("abcdefgs"), [6, 7, 8]);  // the stem, abcdefg, has 7
+  assert.deepEqual(await lists("abcd"), []);  // too short to correct
+  assert.deepEqual(await lists("xyz12345"), []);  // not only letters
+  assert.deepEqual(await lists("alpha"), [4, 5, 6]);  // known: the lists are fetched before the index is asked
+});
+
+test("typos: a corrected word stands for the word typed, the others of the query decide agreement", async () => {
+  // doc1 has beta and the far term; doc0 the near term alone; doc2 beta alone
+  const files = index({ beta: [1, 100, STEPS, 2, 100, STEPS], abcdefghik: [0, 900, STEPS], abcdefghxx: [1, 100, STEPS] }, 3,
+    { words: { 4: ["beta"], 10: ["abcdefghik", "abcdefghxx"] } });
+  const found = await search(files, "beta abcdefghij");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc2"]);
+  assert.deepEqual(found[0].explain.units.map(u => [u.unit, u.terms.map(t => [t.term, t.reading])]),
+    [["beta", [["beta", "typed"]]], ["abcdefghij", [["abcdefghxx", "typo2"]]]]);
+});
+
+test("pinyin: a stretch across words stands for the whole, a stretch of one typed word for that word", async () => {
+  const files = index({ "显存不足": [1, 100, TITLE | titleChars(4, 0)], "显存": [0, 100, TITLE | titleChars(8, 0)], "不足": [2, 100, STEPS] }, 3,
+    { pinyin: { xiancun: ["显存"], buzu: ["不足"], xiancunbuzu: ["显存不足"] }, syllables: "xian cun bu zu" });
+  const found = await search(files, "xiancun buzu");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0", "doc2"]);
+  assert.deepEqual(found[0].explain.queryUnits, ["xiancunbuzu"]);
+  assert.deepEqual(found.map(r => matches(r)), [{ xiancunbuzu: 0.6 }, { xiancunbuzu: 0.35 }, { xiancunbuzu: 0.04 }]);
+  const alone = await search(files, "xiancun");
+  assert.deepEqual(alone.map(r => r.id), ["doc0"]);
+  assert.deepEqual(alone[0].explain.queryUnits, ["xiancun"]);
+  assert.deepEqual(alone[0].explain.units[0].terms, [{ term: "显存", reading: "pinyin", fields: ["title"] }]);
+});
+
+test("pinyin: a typed word and its pinyin reading are one piece of the query", async () => {
+  // change: the stem chang is a term of doc0's steps, and it reads as 嫦娥, in doc1's title
+  const files = index({ chang: [0, 900, STEPS], "嫦娥": [1, 100, TITLE] }, 2, { pinyin: { change: ["嫦娥"] } });
+  const found = await search(files, "change");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual(found[0].explain.queryUnits, ["chang"]);
+});
+
+test("pinyin: only the p/ shards of the spans' first syllables, and only for pinyin words", async () => {
+  const files = index({ "显存": [0, 100, STEPS] }, 1, { pinyin: { xiancun: ["显存"] }, syllables: "xian cun" });
+  files["manifest.json"].pinyinShards = 5;  // xian in p/4, cun in p/3
+  const { shardOf } = load("analysis");
+  assert.deepEqual([shardOf("xian", 5), shardOf("cun", 5)], [4, 3]);
+  for (const k of [0, 1, 2, 3]) files[`p/${k}.json`] = {};
+  files["p/4.json"] = { xiancun: ["显存"] };
+  const log = [];
+  const engine = new Engine(fetcher(files, log));
+  assert.deepEqual((await engine.search("xiancun")).ranked.map(r => r.id), ["doc0"]);
+  assert.deepEqual(log.filter(p => p.startsWith("p/")).sort(), ["p/3.json?v=x", "p/4.json?v=x"]);  // xian, xiancun; cun
+  await engine.search("nvidia");
+  assert.equal(log.filter(p => p.startsWith("p/")).length, 2);
+});
+
+test("synonyms: read from what the other stages found, weighed by it, costing one more", async () => {
+  const files = index({ vram: [1, 100, TITLE], "显存": [0, 100, STEPS] }, 2, { synonyms: [[["显存"], ["vram"]]], variants: { "顯存": ["显存"] } });
+  const found = await search(files, "顯存");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual(matches(found[0]), { "顯存": 0.5 });
+  assert.equal(found[0].explain.rules.typo, 2);
+  const pinyin = index({ vram: [1, 100, TITLE] }, 2, { synonyms: [[["显存"], ["vram"]]], pinyin: { xiancun: ["显存"] }, syllables: "xian cun" });
+  const [viaPinyin] = await search(pinyin, "xiancun");
+  assert.deepEqual(matches(viaPinyin), { xiancun: 0.3 });
+  assert.equal(viaPinyin.explain.rules.typo, 2);
+});
+
+test("synonyms: each word of a phrase stands for its share of what matched", async () => {
+  const files = index({ gradient: [1, 100, TITLE, 2, 100, TITLE], checkpoint: [2, 100, TITLE], "梯度检查点": [0, 100, STEPS] }, 3,
+    { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]]] });
+  const found = await search(files, "梯度检查点");
+  assert.deepEqual(found.map(r => [r.id, matches(r)]), [["doc2", { "梯度检查点": 0.5 }], ["doc1", { "梯度检查点": 0.25 }],
+    ["doc0", { "梯度检查点": 0.2 }]]);
+  const english = await search(files, "gradient checkpointing");
+  assert.deepEqual(english.map(r => r.id), ["doc2", "doc1", "doc0"]);
+  assert.deepEqual(english.find(r => r.id === "doc0").explain.units.map(u => [u.unit, u.match]), [["gradient", 0.1], ["checkpoint", 0.1]]);
+});
+
+test("synonyms: a group is read only when a whole phrase is in the query", async () => {
+  const files = index({ gradient: [1, 100, TITLE], "梯度检查点": [0, 100, STEPS] }, 2, { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]], [[], ["x"]]] });
+  assert.deepEqual(await rank(files, "gradient"), ["doc1"]);
+});
+
+test("likelySynonyms: the terms of the groups a phrase of the typed words or Chinese may bring in", async () => {
+  const files = index({}, 1, { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]], [["hang"], ["卡住"]], [["oom"], ["显存", "不足"]], [[], ["empty"]]] });
+  const engine = engineFor(files);
+  await engine.ready();
+  const likely = text => engine.likelySynonyms(new Query(text));
+  assert.deepEqual(likely("gradient checkpointing"), ["gradient", "checkpoint", "梯度检查点"]);
+  assert.deepEqual(likely("gradient"), []);
+  assert.deepEqual(likely("训练卡住了"), ["hang", "卡住"]);
+  assert.deepEqual(likely("显存不足 hangs"), ["hang", "卡住", "oom", "显存", "不足"]);
+  const off = engineFor(files, { off: ["synonyms"] });
+  await off.ready();
+  assert.deepEqual(off.likelySynonyms(new Query("hang")), []);
+});
+
+test("Query: runs, kept words and their units, identifiers", () => {
+  const query = new Query("显存 running a1b2c3d4 x fail2ban torch.load 了");
+  assert.deepEqual(query.runs, [{ text: "显存", start: 0 }, { text: "了", start: 42 }]);
+  assert.deepEqual(query.words, [{ text: "running", start: 3, unit: "run" }, { text: "fail2ban", start: 22, unit: "fail2ban" },
+    { text: "torch", start: 31, unit: "torch" }, { text: "load", start: 37, unit: "load" }]);
+  assert.deepEqual(query.compounds, [{ term: "torch_load", start: 31, end: 41 }]);
+  assert.deepEqual(query.letterWords().map(w => w.text), ["running", "torch", "load"]);
+});
+
+test("Query.add: a term keeps its best reading, a unit its first span", () => {
+  const query = new Query("abcde");
+  const add = (weight, penalty, reading, span = [0, 5]) => query.add("t", { units: ["u"], span, reading, weight, penalty });
+  add(0.5, 2, "first");
+  add(0.5, 2, "same");
+  assert.equal(query.terms.get("t").reading, "first");
+  add(0.5, 1, "cheaper");
+  assert.equal(query.terms.get("t").reading, "cheaper");
+  add(0.4, 0, "lighter");
+  assert.equal(query.terms.get("t").reading, "cheaper");
+  add(0.6, 3, "heavier", [1, 2]);
+  assert.deepEqual(query.terms.get("t"), { units: ["u"], span: [1, 2], reading: "heavier", weight: 0.6, penalty: 3, surface: null });
+  assert.deepEqual(query.spans.get("u"), [0, 5]);
+  query.add("v", { units: ["w"], span: [1, 2], within: [0, 3], reading: "typed", weight: 1, penalty: 0, surface: "v" });
+  assert.deepEqual(query.spans.get("w"), [0, 3]);
+  assert.deepEqual(query.units(), new Set(["u", "w"]));
+});

@@ -1,0 +1,75 @@
+/* Shared by the node tests of the search engine (tests/js/*.test.js): the modules, and hand-made indexes in the
+ * engine's format (as pitfalls/pages/search_index.py writes them; tests/test_search_rules.py builds the same). */
+"use strict";
+const path = require("path");
+
+const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
+const load = name => require(path.join(SEARCH, `${name}.js`));
+
+// field bits of a posting's flags, and what a match in each counts for (docs/SEARCH.md, "Index")
+const TITLE = 1, TAGS = 2, QUICK_FIX = 4, SYMPTOMS = 8, STEPS = 16;
+const ALONE = 1 << 11;  // a Chinese character's posting: it stands as a word of its own in the entry
+const FIELDS = [["title", "", "", 1], ["tags", "", "", 0.8], ["quick_fix", "", "", 0.6], ["symptoms", "", "", 0.8],
+  ["steps", "", "", 0.2]];
+
+/* The flags bits of a title term that carry the entry's title length: Chinese characters, English letters. */
+const titleChars = (han, latin) => han << 12 | latin << 20;
+
+/* A hand-made index: one term shard, entries doc0, doc1, …: {path: content}. */
+function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messages = {}, titles = {}, variants = {},
+  stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
+  shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {} } = {}) {
+  const manifest = {
+    formatVersion: 3, lang, docs, shards, maxTermChars, version: "x", fields,
+    titleCharsShift: [12, 20], aloneBit: 11, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
+    wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b),
+    messages: { none: "No results", closest: "Closest terms: {terms}", browse: "Tags", browseLocation: "tags/" },
+  };
+  const files = { "manifest.json": manifest, "p/0.json": pinyin };
+  // each term and form in the shard of its key (pitfalls/pages/search_index.py)
+  const { shardOf } = load("analysis");
+  for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, variants: {} };
+  for (const [term, list] of Object.entries(terms)) files[`t/${shardOf(term, shards)}.json`].terms[term] = list;
+  for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards)}.json`].variants[form] = list;
+  for (const [n, list] of Object.entries(words)) files[`w/${n}.json`] = list;
+  for (let n = 0; n < docs; n++)
+    files[`d/${n}.json`] = { location: locations[n] || `doc${n}/`, title: titles[n] || `doc ${n}`, tags: tags[n] || [],
+      sections: sections[n] || [], messages: messages[n] || [] };
+  return files;
+}
+
+/* fetchJson over `files`, recording each path asked for in `log` (without the ?v= version). */
+function fetcher(files, log = []) {
+  return async file => {
+    log.push(file);
+    const name = file.split("?")[0];
+    if (!(name in files)) throw new Error(`404 ${name}`);
+    return JSON.parse(JSON.stringify(files[name]));
+  };
+}
+
+function engineFor(files, settings = {}) {
+  const { Engine } = load("engine");
+  return new Engine(fetcher(files), settings);
+}
+
+async function search(files, query, settings = {}) {
+  return (await engineFor(files, settings).search(query)).ranked;
+}
+
+async function rank(files, query, settings = {}) {
+  return (await search(files, query, settings)).map(r => r.id);
+}
+
+/* unit → what the entry's match of it counts, from the explanation */
+const matches = result => Object.fromEntries(result.explain.units.map(u => [u.unit, u.match]));
+
+/* the readings of options.js, written out: a test that changes one weight passes all of them */
+const READINGS = {
+  typed: { weight: 1, penalty: 0 }, variant: { weight: 1, penalty: 1 }, parts: { weight: 0.6, penalty: 1 },
+  pinyin: { weight: 0.6, penalty: 1 }, synonym: { weight: 0.5, penalty: 1 }, typo1: { weight: 0.5, penalty: 1 },
+  typo2: { weight: 0.3, penalty: 2 },
+};
+
+module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE, FIELDS, titleChars, makeIndex, fetcher, engineFor,
+  search, rank, matches, READINGS };

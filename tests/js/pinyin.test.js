@@ -1,0 +1,82 @@
+/* pinyin.js: letters typed without an input method, read as whole syllables (docs/SEARCH.md, "Query" 5, [pinyin]). */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { load } = require("./helpers.js");
+
+const { syllableEdges, pinyinSpans } = load("pinyin");
+
+const SYLLABLES = new Set(["xi", "an", "xian", "cun", "bu", "zu", "a", "ang"]);
+const byKey = spans => new Set(spans.map(s => JSON.stringify(s)));
+const expect = list => byKey(list);
+const words = text => [...text.matchAll(/[a-z]+/g)].map(m => ({ text: m[0], start: m.index }));
+
+test("syllableEdges: every reading of a word, as start → ends (xian is xian or xi an)", () => {
+  assert.deepEqual(syllableEdges("xian", SYLLABLES, 4), new Map([[0, [2, 4]], [2, [4]]]));
+  assert.deepEqual(syllableEdges("cun", SYLLABLES, 4), new Map([[0, [3]]]));
+});
+
+test("syllableEdges: null for a word that does not split wholly into syllables; syllables up to `longest`", () => {
+  assert.equal(syllableEdges("xyz", SYLLABLES, 4), null);
+  assert.equal(syllableEdges("xianq", SYLLABLES, 4), null);
+  // syllables longer than `longest` are not tried: xian is then only xi an
+  assert.deepEqual(syllableEdges("xian", SYLLABLES, 3), new Map([[0, [2]], [2, [4]]]));
+});
+
+test("syllableEdges: syllables that lead nowhere are left out", () => {
+  // xiang: xi + ang reaches the end; xian + g and xi + an + g do not
+  assert.deepEqual(syllableEdges("xiang", SYLLABLES, 4), new Map([[0, [2]], [2, [5]]]));
+  // aang: a + ang; a + a + ... reaches no end from 1 via a
+  assert.deepEqual(syllableEdges("aang", SYLLABLES, 4), new Map([[0, [1]], [1, [4]]]));
+  // abcd: a + b leads to c, where no syllable starts; abc + d reaches the end
+  assert.deepEqual(syllableEdges("abcd", new Set(["a", "abc", "b", "d"]), 3), new Map([[0, [3]], [3, [4]]]));
+});
+
+test("syllableEdges: only syllables that start where an earlier one ends", () => {
+  // abc: ab, then c is no syllable; bc would end the word but starts inside ab
+  assert.equal(syllableEdges("abc", new Set(["ab", "bc"]), 2), null);
+});
+
+test("pinyinSpans: every stretch of syllables, across the spaces between words, never splitting a word", () => {
+  const spans = pinyinSpans(words("xian cun"), SYLLABLES, 12);
+  assert.equal(spans.length, 8);
+  assert.deepEqual(byKey(spans), expect([
+    { key: "an", first: "an", span: [2, 4] },
+    { key: "ancun", first: "an", span: [2, 8] },
+    { key: "cun", first: "cun", span: [5, 8] },
+    { key: "xi", first: "xi", span: [0, 2] },
+    { key: "xian", first: "xi", span: [0, 4] },
+    { key: "xian", first: "xian", span: [0, 4] },
+    { key: "xiancun", first: "xi", span: [0, 8] },
+    { key: "xiancun", first: "xian", span: [0, 8] },
+  ]));
+});
+
+test("pinyinSpans: at most maxSyllables syllables a stretch", () => {
+  const keys = n => new Set(pinyinSpans(words("cun bu zu"), SYLLABLES, n).map(s => s.key));
+  assert.deepEqual(keys(3), new Set(["cun", "bu", "zu", "cunbu", "buzu", "cunbuzu"]));
+  assert.deepEqual(keys(2), new Set(["cun", "bu", "zu", "cunbu", "buzu"]));
+  assert.deepEqual(keys(1), new Set(["cun", "bu", "zu"]));
+});
+
+test("pinyinSpans: a word that is not pinyin ends the stretch", () => {
+  const spans = pinyinSpans(words("cun nvidia bu zu"), SYLLABLES, 12);
+  assert.deepEqual(byKey(spans), expect([
+    { key: "bu", first: "bu", span: [11, 13] },
+    { key: "buzu", first: "bu", span: [11, 16] },
+    { key: "cun", first: "cun", span: [0, 3] },
+    { key: "zu", first: "zu", span: [14, 16] },
+  ]));
+  assert.deepEqual(pinyinSpans(words("nvidia"), SYLLABLES, 12), []);
+  assert.deepEqual(pinyinSpans([], SYLLABLES, 12), []);
+});
+
+test("pinyinSpans: a span's end is the query position after its last letter, across the gap between words", () => {
+  // "cun   bu": the words start at 0 and 6
+  const spans = pinyinSpans([{ text: "cun", start: 0 }, { text: "bu", start: 6 }], SYLLABLES, 12);
+  assert.deepEqual(byKey(spans), expect([
+    { key: "bu", first: "bu", span: [6, 8] },
+    { key: "cun", first: "cun", span: [0, 3] },
+    { key: "cunbu", first: "cun", span: [0, 8] },
+  ]));
+});

@@ -1,0 +1,131 @@
+/* protocol.js and the modules' browser side: the site's search/worker.js is the engine's modules, the manifest and
+ * protocol.js in one file (pitfalls/pages/search_index.py worker_script), run here as a Web Worker would run it: a
+ * script in a global of its own, with no `module` or `require`, speaking Material's protocol (SETUP 0 → READY 1,
+ * QUERY 2 → RESULT 3; docs/SEARCH.md, "How it plugs into Material"). */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("fs");
+const path = require("path");
+const vm = require("vm");
+const { makeIndex, STEPS, TITLE } = require("./helpers.js");
+
+const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
+// in the order search_index.py ENGINE_MODULES concatenates them: each after those it needs
+const MODULES = ["options.js", "analysis.js", "pinyin.js", "typos.js", "ranking.js", "results.js", "engine.js"];
+const read = name => fs.readFileSync(path.join(SEARCH, name), "utf-8");
+
+/* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index). */
+function worker(files, url = "https://example.org/en/search/worker.js", { fail = () => null, delay = () => 0 } = {}) {
+  const posted = [], fetched = [], listeners = [], warnings = [];
+  const global = {
+    location: { href: url }, URL, Map, Promise, Error, JSON, Math, Set, Array, Object, String, Number, RegExp,
+    // StrykerJS switches a mutant on through this variable (its instrumented code reads process.env)
+    process: { env: { ...process.env } },
+    console: { warn: (...args) => warnings.push(args), error: () => null, log: () => null },
+    postMessage: message => posted.push(JSON.parse(JSON.stringify(message))),
+    addEventListener: (type, listener) => listeners.push([type, listener]),
+    fetch: async request => {
+      const href = String(request);
+      fetched.push(href);
+      await new Promise(resolve => setTimeout(resolve, delay(href)));
+      const name = new URL(href).pathname.replace("/en/search/", "");
+      const status = fail(href) || (name in files ? 200 : 404);
+      return { ok: status === 200, status, url: href, json: async () => JSON.parse(JSON.stringify(files[name])) };
+    },
+  };
+  global.self = global;
+  vm.createContext(global);
+  const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_MANIFEST = ${JSON.stringify(files["manifest.json"])};\n${read("protocol.js")}`;
+  vm.runInContext(script, global, { filename: "worker.js" });
+  const send = data => Promise.all(listeners.filter(([type]) => type === "message").map(([, listener]) => listener({ data })));
+  return { global, posted, fetched, listeners, warnings, send };
+}
+
+const FILES = makeIndex({ alpha: [0, 100, STEPS, 1, 900, TITLE], beta: [0, 100, STEPS] }, 2,
+  { titles: { 0: "Alpha and beta", 1: "Alpha" } });
+const titles = message => message.data.items.map(([entry]) => entry.title);
+
+test("the modules define PitfallSearch in a worker's global, each under its name", () => {
+  const { global } = worker(FILES);
+  assert.deepEqual(Object.keys(global.PitfallSearch).sort(),
+    ["Engine", "FORMAT_VERSION", "Query", "STAGE_NAMES", "analysis", "options", "pinyin", "ranking", "results", "typos"]);
+  assert.equal(global.PitfallSearch.analysis.stem("running"), "run");
+  assert.deepEqual([...global.PitfallSearch.ranking.RULE_NAMES], ["message", "words", "title", "typo", "score"]);
+  assert.equal(global.PitfallSearch.options.defaultSearchOptions.maxResults, 10);
+});
+
+test("SETUP (0) is answered READY (1)", async () => {
+  const { posted, send, fetched } = worker(FILES);
+  await send({ type: 0, data: { docs: [] } });
+  assert.deepEqual(posted, [{ type: 1 }]);
+  assert.deepEqual(fetched, []);  // nothing fetched before a query
+});
+
+test("QUERY (2) is answered RESULT (3) with Material's items; the manifest is the inline one", async () => {
+  const { posted, send, fetched } = worker(FILES);
+  await send({ type: 2, data: "alpha" });
+  assert.equal(posted.length, 1);
+  assert.equal(posted[0].type, 3);
+  assert.deepEqual(titles(posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
+  assert.deepEqual(fetched.sort(), ["https://example.org/en/search/d/0.json?v=x", "https://example.org/en/search/d/1.json?v=x",
+    "https://example.org/en/search/t/0.json?v=x"]);
+});
+
+test("a message of another type is ignored", async () => {
+  const { posted, send, fetched } = worker(FILES);
+  await send({ type: 3, data: "alpha" });
+  await send({ type: 1 });
+  assert.deepEqual(posted, []);
+  assert.deepEqual(fetched, []);
+});
+
+test("a failed fetch: a warning, and an empty RESULT", async () => {
+  const { posted, send, warnings } = worker(FILES, undefined, { fail: href => href.includes("/t/") && 503 });
+  await send({ type: 2, data: "alpha" });
+  assert.deepEqual(posted, [{ type: 3, data: { items: [] } }]);
+  assert.equal(warnings.length, 1);
+  assert.equal(warnings[0][0], "search failed:");
+  assert.equal(warnings[0][1].message, "503 https://example.org/en/search/t/0.json?v=x");
+});
+
+test("a slow answer to an older query is dropped when a newer one is under way", async () => {
+  const { posted, send } = worker(FILES, undefined, { delay: href => (href.includes("/d/") ? 20 : 0) });
+  await Promise.all([send({ type: 2, data: "beta" }), send({ type: 2, data: "alpha" })]);
+  assert.equal(posted.length, 1);
+  assert.deepEqual(titles(posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
+  await send({ type: 2, data: "beta" });  // alone, it is answered
+  assert.deepEqual(titles(posted[1]), ["Alpha and <mark>beta</mark>"]);
+});
+
+test("a search link's query starts with the worker, and Material's QUERY for it takes that answer", async () => {
+  const w = worker(FILES, "https://example.org/en/search/worker.js?q=beta");
+  await new Promise(resolve => setTimeout(resolve, 30));
+  assert.equal(w.fetched.length, 2);  // t/0 and d/0, before any message
+  await w.send({ type: 2, data: "beta" });
+  assert.deepEqual(titles(w.posted[0]), ["Alpha and <mark>beta</mark>"]);
+  assert.equal(w.fetched.length, 2);
+});
+
+test("a search link's query that failed early is searched again when Material asks", async () => {
+  let failures = 1;
+  const w = worker(FILES, "https://example.org/en/search/worker.js?q=beta", { fail: href => href.includes("/t/") && failures-- > 0 && 500 });
+  await new Promise(resolve => setTimeout(resolve, 30));
+  await w.send({ type: 2, data: "beta" });
+  assert.deepEqual(titles(w.posted[0]), ["Alpha and <mark>beta</mark>"]);
+  assert.deepEqual(w.warnings, []);
+});
+
+test("a blank search link starts nothing", async () => {
+  const w = worker(FILES, "https://example.org/en/search/worker.js?q=%20%20");
+  await new Promise(resolve => setTimeout(resolve, 30));
+  assert.deepEqual(w.fetched, []);
+});
+
+test("an early answer is used once: the same query asked again is searched again", async () => {
+  const w = worker(FILES, "https://example.org/en/search/worker.js?q=beta");
+  await w.send({ type: 2, data: "beta" });
+  await w.send({ type: 2, data: "beta" });
+  assert.equal(w.posted.length, 2);
+  assert.deepEqual(w.posted[0], w.posted[1]);
+});

@@ -1,0 +1,109 @@
+/* ranking.js: the rules, in order (docs/SEARCH.md, "Ranking"): message → words → title → typo → score → entry number.
+ * Every ordering test puts the expected winner after the first hit, better by the rule under test and worse by every
+ * later one, so it wins by that rule and not by a tie. */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { load } = require("./helpers.js");
+
+const ranking = load("ranking");
+const ALL = ranking.rulesInForce(new Set());
+
+/* A hit as engine.js collect makes it: title terms of 4 English letters in a title of `latin` letters. */
+function hit(doc, { message, words = 0.5, latin = 8, typo = 1, score = 5 } = {}) {
+  return { doc, message, words, title: [{ term: "abcd", span: [0, 4] }], titleChars: [0, latin], typo, score };
+}
+
+function order(hits, rules = ALL) {
+  ranking.evaluate(hits, rules);
+  return [...hits].sort(ranking.compare(rules)).map(h => h.doc);
+}
+
+test("the rules and their order", () => {
+  assert.deepEqual(ranking.RULE_NAMES, ["message", "words", "title", "typo", "score"]);
+  assert.deepEqual(ranking.RULES.map(r => r.better), ["more", "more", "more", "less", "more"]);
+});
+
+// For each rule: doc1 better by it, doc0 better by every rule after it.
+const CASES = {
+  message: [hit(0, { message: 1, words: 0.9, latin: 4, typo: 0, score: 9 }), hit(1, { message: 2, words: 0.1, latin: 16, typo: 3, score: 1 })],
+  words: [hit(0, { words: 0.4, latin: 4, typo: 0, score: 9 }), hit(1, { words: 0.6, latin: 16, typo: 3, score: 1 })],
+  title: [hit(0, { latin: 16, typo: 0, score: 9 }), hit(1, { latin: 8, typo: 3, score: 1 })],
+  typo: [hit(0, { typo: 2, score: 9 }), hit(1, { typo: 1, score: 1 })],
+  score: [hit(0, { score: 4 }), hit(1, { score: 6 })],
+};
+
+for (const [name, hits] of Object.entries(CASES)) {
+  test(`rule ${name}: its better entry first, and the next rules decide without it`, () => {
+    assert.deepEqual(order(hits), [1, 0]);
+    assert.equal(ranking.decidingRule(hits[0], hits[1], ALL), name);
+    assert.deepEqual(order(hits, ranking.rulesInForce(new Set([name]))), [0, 1]);
+  });
+}
+
+test("message: a whole message (2) before a partial one (1) before none", () => {
+  const hits = [hit(0, { score: 9 }), hit(1, { message: 1, score: 5 }), hit(2, { message: 2, score: 1 })];
+  assert.deepEqual(order(hits), [2, 1, 0]);
+  assert.equal(hits[0].values.message, 0);  // not known (no d/ file fetched): no message
+});
+
+test("words: the value is the hit's share", () => {
+  const h = hit(3, { words: 0.75 });
+  ranking.evaluate([h], ALL);
+  assert.deepEqual(h.values, { message: 0, words: 0.75, title: 0.5, typo: 1, score: 5 });
+});
+
+test("equal by every rule: the lower entry number first", () => {
+  const hits = [hit(2), hit(0), hit(1)];
+  assert.deepEqual(order(hits), [0, 1, 2]);
+  ranking.evaluate(hits, ALL);
+  assert.equal(ranking.decidingRule(hits[1], hits[0], ALL), "order");
+  assert.equal(ranking.decidingRule(null, hits[0], ALL), null);
+});
+
+test("rulesInForce: every rule but those named", () => {
+  assert.deepEqual(ranking.rulesInForce(new Set(["title", "typo"])).map(r => r.name), ["message", "words", "score"]);
+  assert.deepEqual(ALL.map(r => r.name), ["message", "words", "title", "typo", "score"]);
+});
+
+test("evaluate: only the rules in force", () => {
+  const h = hit(0);
+  ranking.evaluate([h], ranking.rulesInForce(new Set(["message", "title", "typo"])));
+  assert.deepEqual(h.values, { words: 0.5, score: 5 });
+});
+
+const share = (title, titleChars) => ranking.titleShare({ title, titleChars });
+
+test("titleShare: the share of the title the query covers, in the script it matched", () => {
+  assert.equal(share([{ term: "alpha", span: [0, 5] }], [0, 10]), 0.5);
+  assert.equal(share([{ term: "显存", span: [0, 2] }], [8, 10]), 0.25);  // a Chinese query: the title's Chinese
+  assert.equal(share([{ term: "显存", span: [0, 2] }, { term: "oom", span: [3, 6] }], [4, 6]), 0.5);  // both
+  assert.equal(share([], [4, 6]), 0);
+  assert.equal(share([{ term: "alpha", span: [0, 5] }], [4, 0]), 0);  // no English in the title
+});
+
+test("titleShare: each piece of the query counted once, by the longest term it matched", () => {
+  assert.equal(share([{ term: "显存", span: [0, 2] }, { term: "显存不足", span: [0, 4] }], [8, 0]), 0.5);
+  assert.equal(share([{ term: "不足", span: [2, 4] }, { term: "显存不足", span: [0, 4] }, { term: "存不", span: [1, 3] }], [8, 0]), 0.5);
+  assert.equal(share([{ term: "显存", span: [0, 2] }, { term: "不足", span: [2, 4] }], [8, 0]), 0.5);  // side by side: both
+  assert.equal(share([{ term: "显存", span: [0, 2] }, { term: "显存", span: [0, 2] }], [8, 0]), 0.25);
+  // a shorter piece before the longer one, ending where it starts
+  assert.equal(share([{ term: "显存不足", span: [2, 6] }, { term: "爆了", span: [0, 2] }], [12, 0]), 0.5);
+});
+
+test("titleShare: at most 1", () => {
+  assert.equal(share([{ term: "显存不足", span: [0, 4] }], [2, 0]), 1);
+  assert.equal(share([{ term: "显存不足", span: [0, 4] }], [4, 0]), 1);
+});
+
+test("best: the first `count` hits in order, best first, as a full sort would give", () => {
+  const hits = [hit(0, { score: 1 }), hit(1, { score: 7 }), hit(2, { score: 3 }), hit(3, { score: 9 }),
+    hit(4, { score: 7 }), hit(5, { score: 2 })];
+  ranking.evaluate(hits, ALL);
+  const cmp = ranking.compare(ALL);
+  assert.deepEqual(ranking.best(hits, cmp, 3).map(h => h.doc), [3, 1, 4]);
+  assert.deepEqual(ranking.best(hits, cmp, 1).map(h => h.doc), [3]);
+  assert.deepEqual(ranking.best(hits, cmp, 10).map(h => h.doc), [3, 1, 4, 2, 5, 0]);
+  assert.deepEqual(ranking.best([...hits].reverse(), cmp, 3).map(h => h.doc), [3, 1, 4]);
+  assert.deepEqual(ranking.best([], cmp, 3), []);
+});

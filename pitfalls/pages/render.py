@@ -243,13 +243,9 @@ class SiteRenderer:
                                           plain_text(record.quick_fix.get(self.lang)))
         url = f"{self.site_url}{record.id}/"
         feedback = feedback_url(self.repo_url, self.ui, record.id, title, url, record.last_verified)
-        # what the buttons copy goes to the theme (overrides/main.html prints it as JSON) rather than into the
-        # Markdown: as attributes of the buttons it was a third of an entry's Markdown, parsed again by Markdown's
-        # HTML parser and held twice by MkDocs (at 5,000 entries, seconds and a hundred MB a language)
-        share = {anchor: {"text": summary.text, "html": str(summary.html)}
-                 for anchor, summary in self.chat_summaries(record).items()}
-        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record, feedback_url=feedback),
-                            title, description, {"og_type": "article", "pf_share": share})
+        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record, share=self.chat_summaries(record),
+                                                            feedback_url=feedback),
+                            title, description, {"og_type": "article"})
 
     def chat_summaries(self, record: Record) -> dict[str, ChatSummary]:
         """What the entry's "copy for chat" buttons copy, by the anchor they link to ("" for the entry itself):

@@ -1,7 +1,7 @@
 /* "Copy for chat" on entry pages (templates/entry.md.j2; the texts come from pitfalls/pages/share.py).
  *
- * What each button copies is in the page's pf-share-data (overrides/main.html), by the anchor the button names
- * (data-pf-share): {text: text/plain, html: text/html}. The buttons are hidden in the page and shown here, so a reader without JavaScript sees none that would do nothing.
+ * Each button holds what it copies: data-pf-text (text/plain) and data-pf-html (text/html). The buttons are
+ * hidden in the page and shown here, so a reader without JavaScript sees none that would do nothing.
  * Copying asks nothing of any server. It tries, in order:
  *   1. the asynchronous Clipboard API with both types (secure contexts: https, localhost);
  *   2. a `copy` event that sets both types, which browsers also allow on plain-http intranet hosts;
@@ -12,9 +12,7 @@
   "use strict";
   var status = document.getElementById("pf-share-status");
   var buttons = document.querySelectorAll("button[data-pf-share]");
-  var data = document.getElementById("pf-share-data");
-  if (!status || !buttons.length || !data) return;
-  var summaries = JSON.parse(data.textContent);
+  if (!status || !buttons.length) return;
   var timer = null;
 
   function say(message) {
@@ -74,8 +72,8 @@
   buttons.forEach(function (button) {
     button.hidden = false;
     button.addEventListener("click", function () {
-      var summary = summaries[button.getAttribute("data-pf-share")];
-      var text = summary.text, html = summary.html;
+      var text = button.getAttribute("data-pf-text");
+      var html = button.getAttribute("data-pf-html");
       copyWithApi(text, html).then(function () {
         say(status.getAttribute("data-copied"));
       }, function () {

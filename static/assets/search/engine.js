@@ -393,6 +393,9 @@
       for (const [term, info] of query.terms) {
         const list = this.postings(term);
         if (!list) continue;
+        // a lone Chinese character of the query found only inside the entry's longer words (爆 of 显存爆了 in
+        // 梯度爆炸) is likely another word's piece: it counts characterInWordMatch of a match
+        const character = term.length === 1 && isHan(term);
         for (let k = 0; k < list.length; k += 3) {
           const doc = list[k], flags = list[k + 2], fields = flags & ((1 << hanShift) - 1);
           let hit = hits.get(doc);
@@ -400,9 +403,7 @@
           // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
           if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null });
           hit.flags |= fields;
-          // a lone Chinese character of the query found only inside the entry's longer words (爆 of 显存爆了 in
-          // 梯度爆炸) is likely another word's piece: it counts characterInWordMatch of a match
-          const inWord = term.length === 1 && isHan(term) && !(flags & this.aloneBit);
+          const inWord = character && !(flags & this.aloneBit);
           const match = this.where(fields) * info.weight * (inWord ? this.options.characterInWordMatch : 1);
           const score = list[k + 1] / this.manifest.scoreScale;
           for (const name of info.units) {

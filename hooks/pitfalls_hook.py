@@ -168,8 +168,8 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_page_content(html, page, config, files):
-    # MkDocs keeps every page's Markdown until the build ends, beside its HTML and the copy our pages hold; nothing
-    # reads it once the page is HTML (serve reads a changed page again): at 5,000 entries, 126 MB a language
+    # MkDocs keeps every page's Markdown (its own copy) until the build ends, beside its HTML; nothing reads it once
+    # the page is HTML (serve reads a changed page again): at 5,000 entries, 126 MB a language
     page.markdown = None
     return html
 

@@ -109,6 +109,27 @@ test("only the shards of the query's characters and words are fetched", async ()
   assert.deepEqual(log.filter(p => p.startsWith("t/")).sort(), ["t/0.json?v=x", "t/2.json?v=x", "t/3.json?v=x"]);
 });
 
+test("filler that ends a run, and English filler, are not fetched unless the query is only filler", async () => {
+  const files = index({ "显存": [0, 100, STEPS], "怎么": [1, 100, STEPS], alpha: [2, 100, STEPS], the: [3, 100, STEPS] }, 4,
+    { shards: 64, stopwords: ["the", "怎么办"] });
+  const { shardOf } = load("analysis");
+  const shards = text => [...new Set(text.map(t => `t/${shardOf(t, 64)}.json?v=x`))].sort();
+  assert.equal(new Set(["显", "存", "怎", "么", "办", "alpha", "the"].map(t => shardOf(t, 64))).size, 7);  // no two share one
+  const fetched = async query => {
+    const log = [];
+    const ranked = (await new Engine(fetcher(files, log)).search(query)).ranked.map(r => r.id);
+    return [ranked, log.filter(p => p.startsWith("t/")).sort()];
+  };
+  // 怎么办 ends the run: no word can start in it and reach past it
+  assert.deepEqual(await fetched("显存怎么办"), [["doc0"], shards(["显", "存"])]);
+  // filler before other characters: a word starting inside it may reach past it, so its shards are read
+  assert.deepEqual(await fetched("怎么办显存"), [["doc0"], shards(["怎", "么", "办", "显", "存"])]);
+  assert.deepEqual(await fetched("the alpha"), [["doc2"], shards(["alpha"])]);
+  // only filler: searched as typed, with the shards it needs fetched then
+  assert.deepEqual(await fetched("怎么办"), [["doc1"], shards(["怎", "么", "办"])]);
+  assert.deepEqual(await fetched("the"), [["doc3"], shards(["the"])]);
+});
+
 test("a manifest of another format: one console error, and the reload item for every query", async () => {
   const files = index({ alpha: [0, 100, STEPS] }, 1, { lang: "zh" });
   files["manifest.json"].formatVersion = 1;

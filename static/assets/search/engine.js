@@ -181,12 +181,18 @@
     async analyze(text) {
       await this.ready();
       const query = new Query(normalize(text).slice(0, this.options.maxQueryChars));
-      const typed = [...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text)),
+      // the shards of what is not filler: a character of a filler span that ends its run (怎么办 in 显存不足怎么办) can
+      // start no word that reaches past the filler, and its shard would be a tenth of the first search's bytes
+      const typed = [...query.runs.flatMap(run => [...run.text.slice(0, this.beforeTrailingFiller(run.text))]),
+        ...query.words.filter(w => !this.stopwords.has(w.text)).map(w => stem(w.text)),
         ...query.compounds.map(c => c.term), ...this.likelySynonyms(query)];
       await Promise.all([this.loadShards(typed),
         ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
       this.readTyped(query, true);
-      if (!query.terms.size) this.readTyped(query, false);  // only filler: search it as typed
+      if (!query.terms.size) {  // only filler: search it as typed
+        await this.loadShards([...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text))]);
+        this.readTyped(query, false);
+      }
       for (const phase of [1, 2]) {
         const stages = [...this.stages.values()].filter(stage => stage.phase === phase && stage.read);
         // the stages of a phase fetch what they need at once; their terms are added in table order
@@ -217,6 +223,20 @@
       return [];
     }
 
+    /* [start, end) of each filler word (stopwords) in a run of Chinese. */
+    filler(text) {
+      const spans = [];
+      for (let i = 0; i < text.length; i++)
+        for (let n = 1; n <= Math.min(this.longestStopword, text.length - i); n++)
+          if (this.stopwords.has(text.substr(i, n))) spans.push([i, i + n]);
+      return spans;
+    }
+
+    /* Where the filler that ends a run of Chinese starts (the run's length when none ends it). */
+    beforeTrailingFiller(text) {
+      return Math.min(text.length, ...this.filler(text).filter(([, end]) => end === text.length).map(([start]) => start));
+    }
+
     variants(piece) {
       const { variants } = this.shard(piece);
       return has(variants, piece) ? variants[piece].map(term => [term, "variant"]) : [];
@@ -235,14 +255,8 @@
         const known = new Map();  // piece → its meanings
         const meanings = piece => known.get(piece) || known.set(piece, this.meanings(piece)).get(piece);
         const covered = new Array(run.text.length).fill(false);
-        const filler = [];
-        if (dropFiller)
-          for (let i = 0; i < run.text.length; i++)
-            for (let n = 1; n <= Math.min(this.longestStopword, run.text.length - i); n++)
-              if (this.stopwords.has(run.text.substr(i, n))) {
-                filler.push([i, i + n]);
-                covered.fill(true, i, i + n);
-              }
+        const filler = dropFiller ? this.filler(run.text) : [];
+        for (const [a, b] of filler) covered.fill(true, a, b);
         const inFiller = (a, b) => filler.some(([x, y]) => x <= a && b <= y);
         const pieces = [];  // [start, end) of each word found in the run
         for (let i = 0; i < run.text.length; i++)

@@ -46,12 +46,15 @@ def chat_summary(ui: dict[str, str], url: str, title: str, symptom: str, symptom
         if command and "\n" not in command.strip() and len(command.strip()) <= COMMAND_LIMIT:
             lines.append(("", command.strip(), True))
     text = "\n".join([title, *(label.format(text=value) if label else value for label, value, _ in lines), url])
-    rows = [Markup('<a href="{0}"><strong>{1}</strong></a>').format(url, title)]
+    # plain strings and escape() rather than Markup.format: 34,000 summaries at 5,000 entries, and Markup's
+    # formatter made them seconds of a build
+    link = escape(url)
+    rows = [f'<a href="{link}"><strong>{escape(title)}</strong></a>']
     for label, value, code in lines:
-        shown = Markup("<code>{0}</code>").format(value) if code else escape(value)
-        rows.append(Markup(escape(label).replace("{text}", shown)) if label else shown)
-    rows.append(Markup('<a href="{0}">{0}</a>').format(url))
-    return ChatSummary(text, Markup("<p>") + Markup("<br>\n").join(rows) + Markup("</p>"))
+        shown = f"<code>{escape(value)}</code>" if code else str(escape(value))
+        rows.append(str(escape(label)).replace("{text}", shown) if label else shown)
+    rows.append(f'<a href="{link}">{link}</a>')
+    return ChatSummary(text, Markup("<p>" + "<br>\n".join(rows) + "</p>"))
 
 
 def feedback_url(repo_url: str, ui: dict[str, str], entry_id: str, title: str, url: str,

@@ -47,8 +47,25 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
         if SITE_FIXTURES & set(item.fixturenames):
             item.add_marker(pytest.mark.site)
-        if item.path.name in ONE_WORKER_MODULES:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup` with each module of ONE_WORKER_MODULES as one group, given to one worker whole.
+
+    Not through `xdist_group` marks: pytest-xdist 3.8 groups by appending the group to the test's node id,
+    which pytest 9.2 no longer lets it change (pytest-xdist issue 1386), so the marks were silently ignored and
+    both workers set up the same module fixtures. The scheduler sees node ids only, hence the module's file name."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ModuleGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module.rsplit("/", 1)[-1] in ONE_WORKER_MODULES else super()._split_scope(nodeid)
+
+    return ModuleGroups(config, log)
 
 
 _session_folder: Path | None = None

@@ -47,6 +47,16 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
         if SITE_FIXTURES & set(item.fixturenames):
             item.add_marker(pytest.mark.site)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # the tests that take seconds are handed out first and the quick ones last, so that the workers run out of
+        # work at about the same time (each worker collects the same order: the scheduler requires it)
+        items.sort(key=lambda item: not _slow(item))
+
+
+def _slow(item) -> bool:
+    """Takes seconds: builds a site, drives the browser, or is a property test (hypothesis) over many examples."""
+    return (item.get_closest_marker("site") is not None or item.get_closest_marker("browser") is not None
+            or getattr(getattr(item, "obj", None), "is_hypothesis_test", False))
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)

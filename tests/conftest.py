@@ -47,8 +47,35 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
         if SITE_FIXTURES & set(item.fixturenames):
             item.add_marker(pytest.mark.site)
-        if item.path.name in ONE_WORKER_MODULES:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # the tests that take seconds are handed out first and the quick ones last, so that the workers run out of
+        # work at about the same time (each worker collects the same order: the scheduler requires it)
+        items.sort(key=lambda item: not _slow(item))
+
+
+def _slow(item) -> bool:
+    """Takes seconds: builds a site, drives the browser, or is a property test (hypothesis) over many examples."""
+    return (item.get_closest_marker("site") is not None or item.get_closest_marker("browser") is not None
+            or getattr(getattr(item, "obj", None), "is_hypothesis_test", False))
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadgroup` with each module of ONE_WORKER_MODULES as one group, given to one worker whole.
+
+    Not through `xdist_group` marks: pytest-xdist 3.8 groups by appending the group to the test's node id,
+    which pytest 9.2 no longer lets it change (pytest-xdist issue 1386), so the marks were silently ignored and
+    both workers set up the same module fixtures. The scheduler sees node ids only, hence the module's file name."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ModuleGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module.rsplit("/", 1)[-1] in ONE_WORKER_MODULES else super()._split_scope(nodeid)
+
+    return ModuleGroups(config, log)
 
 
 _session_folder: Path | None = None

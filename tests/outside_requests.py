@@ -1,7 +1,8 @@
 """Open pages with every host but the site's own unreachable, and record what they tried.
 
 Shared by the offline, nginx and dist tests: each opens pages through `offline_page` and
-asserts that `outside` (requests to other hosts, all aborted) and `errors` stay empty.
+asserts that `outside` (requests to other hosts, all aborted) and `errors` stay empty. A page is opened with
+helpers.page_load.goto, which returns once every request the page made by itself has ended.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+
+from helpers.page_load import watch
 
 IN_DOCUMENT_SCHEMES = ("data", "blob", "about")
 """URL schemes that never reach a network."""
@@ -49,6 +52,7 @@ def offline_page(browser, base_url: str, **context_options) -> Iterator[Visit]:
     is the one serving `base_url`."""
     site = _origin(base_url)
     context = browser.new_context(**context_options)
+    watch(context)  # its open requests, for helpers.page_load.settle
     visit = Visit(context.new_page())
 
     def route(route) -> None:

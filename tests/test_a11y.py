@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import pytest
 
+from helpers.page_load import goto
 from outside_requests import offline_page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,7 +66,7 @@ def opened(browser, site_url: str, lang: str, page_type: str, width: int):
     """The page, loaded (with its search results shown, for "search results"), in a context that reaches
     no host but the site's."""
     with offline_page(browser, site_url, viewport={"width": width, "height": 800}) as visit:
-        visit.page.goto(page_url(site_url, lang, page_type), wait_until="networkidle")
+        goto(visit.page, page_url(site_url, lang, page_type))
         # colours are measured where they end, not halfway through Material's 125 ms transitions
         visit.page.add_style_tag(content="*, ::before, ::after { transition: none !important; }")
         if page_type == "search results":

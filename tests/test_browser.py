@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.page_load import goto
+
 PAGES = ["zh/", "zh/cuda-out-of-memory/", "en/docker-gpu/", "zh/categories/training/", "en/tags/", "zh/tags/cuda/"]
 
 
@@ -12,7 +14,7 @@ def open_page(browser, url: str, width: int):
     problems = []
     page.on("console", lambda msg: problems.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
     page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
-    page.goto(url, wait_until="networkidle")
+    goto(page, url)
     return page, problems
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, commit_date, once_per_session
+from helpers.page_load import goto, settle
 from outside_requests import offline_page
 from pitfalls.commands.dist import TOP_FOLDER, write_archive
 
@@ -81,11 +82,11 @@ def test_unpacked_bundle_serves_the_site_and_its_search(browser, bundle_url):
     with offline_page(browser, bundle_url) as visit:
         visit.page.goto(bundle_url)
         visit.page.wait_for_url(f"{bundle_url}zh/")  # the root page forwards to the Chinese site
-        visit.page.wait_for_load_state("networkidle")
+        settle(visit.page)
         titles = visit.search("CUDA")
         assert any("CUDA" in title for title in titles), titles
 
-        visit.page.goto(f"{bundle_url}en/", wait_until="networkidle")
+        goto(visit.page, f"{bundle_url}en/")
         titles = visit.search("CUDA")
         assert any("CUDA" in title for title in titles), titles
         assert visit.outside == []

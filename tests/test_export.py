@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from helpers.page_load import goto
 from pitfalls.pages.export import site_files
 from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
@@ -103,8 +104,7 @@ def test_pages_link_the_feed_and_it_costs_no_failed_request(browser, site_url):
     failed, errors = [], []
     page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto(f"{site_url}en/cuda-out-of-memory/")
-    page.wait_for_load_state("networkidle")
+    goto(page, f"{site_url}en/cuda-out-of-memory/")  # the sitemap's request included
     href = page.eval_on_selector("link[rel=alternate][type='application/atom+xml']", "e => e.href")
     assert href == f"{site_url}en/feed.xml"
     assert page.request.get(href).status == 200

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import FIXTURES, build_fixture_site
 from helpers.local_nginx import NginxError, serve_with_nginx
+from helpers.page_load import goto
 from outside_requests import offline_page
 from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
@@ -135,13 +136,13 @@ def test_pages_work_in_the_browser_through_nginx(browser, nginx_port, lang):
     record = next(r for r in load_knowledge_base(CONTENT).records if r.aliases)
     base_url = f"http://127.0.0.1:{nginx_port}/"
     with offline_page(browser, base_url) as visit:
-        visit.page.goto(f"{base_url}{lang}/{record.aliases[0]}/", wait_until="networkidle")
+        goto(visit.page, f"{base_url}{lang}/{record.aliases[0]}/")
         assert visit.page.url == f"{base_url}{lang}/{record.id}/"
         assert visit.page.locator("h1").first.is_visible()
         assert visit.errors == []
 
         missing = f"{base_url}{lang}/no/such/page/"
-        response = visit.page.goto(missing, wait_until="networkidle")
+        response = goto(visit.page, missing)
         assert response.status == 404
         # the 404 page is styled and scripted from a nested path: its assets resolved
         assert visit.page.locator("header.md-header").is_visible()

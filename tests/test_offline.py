@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from conftest import ROOT
+from helpers.page_load import goto, settle
 from outside_requests import offline_page
 from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
@@ -34,7 +35,7 @@ def page_paths() -> dict[str, str]:
 @pytest.mark.parametrize("page_type", PAGE_TYPES)
 def test_page_makes_no_outside_request(browser, site_url, page_paths, lang, page_type):
     with offline_page(browser, site_url) as visit:
-        response = visit.page.goto(f"{site_url}{lang}/{page_paths[page_type]}", wait_until="networkidle")
+        response = goto(visit.page, f"{site_url}{lang}/{page_paths[page_type]}")
         assert response.ok
         assert visit.page.locator("h1").first.is_visible()
         assert visit.outside == []
@@ -44,9 +45,9 @@ def test_page_makes_no_outside_request(browser, site_url, page_paths, lang, page
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_search_with_results_makes_no_outside_request(browser, site_url, lang):
     with offline_page(browser, site_url) as visit:
-        visit.page.goto(f"{site_url}{lang}/", wait_until="networkidle")
+        goto(visit.page, f"{site_url}{lang}/")
         titles = visit.search("CUDA")
-        visit.page.wait_for_load_state("networkidle")
+        settle(visit.page)  # what the search fetched has all come
         assert any("CUDA" in title for title in titles), titles
         assert visit.outside == []
         assert visit.errors == []

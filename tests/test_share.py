@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from conftest import ROOT
+from helpers.page_load import goto
 from outside_requests import offline_page
 from pitfalls.pages.render import SiteRenderer, ui_strings
 from pitfalls.pages.share import FEEDBACK_FORM, chat_summary, feedback_url
@@ -92,7 +93,7 @@ def test_the_buttons_are_in_the_page_hidden_until_the_script_shows_them(site):
 
 def entry_page(visit, site_url: str, lang: str):
     page = visit.page
-    page.goto(f"{site_url}{lang}/cuda-out-of-memory/", wait_until="networkidle")
+    goto(page, f"{site_url}{lang}/cuda-out-of-memory/")
     return page
 
 
@@ -171,7 +172,7 @@ def test_a_step_button_copies_the_step_and_its_anchor(browser, site_url):
 def test_without_javascript_no_button_shows(browser, site_url):
     with offline_page(browser, site_url, java_script_enabled=False) as visit:
         page = visit.page
-        page.goto(f"{site_url}en/cuda-out-of-memory/", wait_until="networkidle")
+        goto(page, f"{site_url}en/cuda-out-of-memory/", search=False)  # no script runs, so no search either
         assert page.locator("button[data-pf-share]").count() == 8
         assert [b.is_visible() for b in page.locator("button[data-pf-share]").all()] == [False] * 8
 

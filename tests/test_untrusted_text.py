@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_site
+from helpers.page_load import goto
 from pitfalls.commands.build import build_site
 from pitfalls.pages.render import SiteRenderer, plain_text
 from pitfalls.records.model import KnowledgeBase, Label, Record, Reference, Step, Symptom, Text, Vocabulary
@@ -136,7 +137,7 @@ def test_search_results_show_hostile_text_literally(browser, hostile_site, http_
     url = http_server(hostile_site)
     page = browser.new_page()
     page.add_init_script("window.pfxevil = () => { window.pwned = true }")
-    page.goto(f"{url}en/", wait_until="networkidle")
+    goto(page, f"{url}en/")
     page.locator("input.md-search__input").click()
     page.locator("input.md-search__input").fill("pfxevil script")
     page.locator("input.md-search__input").press("End")
@@ -151,7 +152,7 @@ def test_search_results_show_hostile_text_literally(browser, hostile_site, http_
 def test_long_single_line_message_scrolls_inside_its_block(browser, hostile_site, http_server, width):
     url = http_server(hostile_site)
     page = browser.new_page(viewport={"width": width, "height": 800})
-    page.goto(f"{url}en/odd-but-valid/", wait_until="networkidle")
+    goto(page, f"{url}en/odd-but-valid/")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     block = page.locator("pre.pf-symptom--error code").first
     assert block.evaluate("e => e.scrollWidth > e.clientWidth")  # it scrolls rather than wraps or overflows

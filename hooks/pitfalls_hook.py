@@ -23,6 +23,7 @@ from markupsafe import escape
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
+from mkdocs.structure.toc import get_toc
 
 from pitfalls.errors import PitfallsError
 from pitfalls.pages.dates import EntryDates, entry_dates
@@ -60,6 +61,8 @@ class Build:
     """MkDocs' navigation, from on_nav."""
     env: Environment | None = None
     """The theme's Jinja environment, from on_env."""
+    converting: dict[str, RenderedPage] = field(default_factory=dict)
+    """The page MkDocs is turning into HTML, between on_page_markdown and on_page_content."""
     search_dir: Path | None = None
     """Our search index, written in on_config to a temporary folder that becomes the site's search/ in on_post_build."""
 
@@ -155,21 +158,28 @@ def on_page_markdown(markdown, page, config, files):
         rendered = _build.pages.pop(page.file.src_uri, None)
         if rendered is not None:
             page.file.content_string = ""
-    if rendered is not None:
-        # escaped once here: Material prints meta.title and meta.description without escaping
-        page.meta["title"] = escape(rendered.title)
-        page.meta["description"] = escape(rendered.description)
-        page.meta.update(rendered.meta)
     if not _build.settings.stock_search:
         # Material's search plugin stays for its search box, but its index would be thrown away
         # in on_post_build: skip the work (a quarter of a build's time)
         page.meta["search"] = {"exclude": True}
-    return markdown
+    if rendered is None:
+        return markdown
+    # escaped once here: Material prints meta.title and meta.description without escaping
+    page.meta["title"] = escape(rendered.title)
+    page.meta["description"] = escape(rendered.description)
+    page.meta.update(rendered.meta)
+    # the page is HTML already: MkDocs converts no Markdown, and on_page_content gives it the page
+    _build.converting[page.file.src_uri] = rendered
+    return ""
 
 
 def on_page_content(html, page, config, files):
+    rendered = _build.converting.pop(page.file.src_uri, None)
+    if rendered is not None:
+        page.toc = get_toc([{"level": 2, "id": h.anchor, "name": h.title, "children": []} for h in rendered.toc])
+        html = rendered.content
     # MkDocs keeps every page's Markdown (its own copy) until the build ends, beside its HTML; nothing reads it once
-    # the page is HTML (serve reads a changed page again): at 5,000 entries, 126 MB a language
+    # the page is HTML (serve reads a changed page again)
     page.markdown = None
     return html
 

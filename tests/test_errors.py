@@ -245,7 +245,7 @@ def test_an_os_error_on_a_path_the_user_gave_is_one_line_and_any_other_keeps_its
     assert main(["build", "--site-dir", str(site_dir)]) == 2
     assert capsys.readouterr().err == (f"build: --site-dir {tmp_path}/.site-x1y2: Permission denied; check its permissions, "
                                        "or give --site-dir another path\n")
-    monkeypatch.setattr(build_command, "build_site", fails_on(ROOT / "templates" / "home.md.j2"))
+    monkeypatch.setattr(build_command, "build_site", fails_on(ROOT / "templates" / "home.html.j2"))
     with pytest.raises(PermissionError):  # not about anything the user named: a bug, shown with its traceback
         main(["build", "--site-dir", str(site_dir)])
 

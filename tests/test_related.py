@@ -42,7 +42,7 @@ def test_hand_picked_entries_are_shown_beside_the_computed_ones(tmp_path):
     assert [r.id for r in index.related(gpu_oom)] == ["docker-no-gpu"]
     assert [r.id for r in index.similar(gpu_oom)] == ["oom-again"]  # the hand-picked one is not repeated
     page = SiteRenderer(base, "en").entry(gpu_oom).content
-    section = page[page.index("{#related}"):]
+    section = page[page.index('<h2 id="related">'):]
     labels = re.findall(r'<p class="pf-related-label">([^<]+)</p>', section)
     assert labels == ["Picked by the author", "Similar entries (shared tags and terms)"]
     assert section.index("../docker-no-gpu/") < section.index("../oom-again/")
@@ -54,4 +54,4 @@ def test_an_entry_with_nothing_in_common_has_no_related_section(tmp_path):
     base = load_knowledge_base(content)
     docker = base.record("docker-no-gpu")
     assert SiteIndex(base).similar(docker) == ()
-    assert "{#related}" not in SiteRenderer(base, "zh").entry(docker).content
+    assert '<h2 id="related">' not in SiteRenderer(base, "zh").entry(docker).content

@@ -11,16 +11,17 @@ from conftest import FIXTURES
 from helpers.bases import dates, knowledge_base
 from pitfalls.pages import listings
 from pitfalls.pages.render import (
+    Heading,
     RenderedPage,
     SiteRenderer,
     block_markup,
     environment,
     inline_markup,
-    markdown_text,
     plain_text,
     preview_description,
     shorten,
 )
+from pitfalls.records.model import Label
 from pitfalls.records.validate import load_knowledge_base
 
 
@@ -33,7 +34,11 @@ def test_renderer_makes_every_page_of_a_language():
     entry = next(p for p in pages if p.src_uri == "gpu-oom.md")
     assert entry.title == "显存不足"
     assert entry.description == "显存不足：RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB —— 解决：减小 batch_size"
-    assert "## 现象表现 {#symptoms}" in entry.content
+    assert '<h2 id="symptoms">现象表现<a class="headerlink" href="#symptoms" title="本节的链接">&para;</a></h2>' in entry.content
+    # the table of contents MkDocs shows: the headings the page has, in order
+    assert [(h.anchor, str(h.title)) for h in entry.toc] == [
+        ("symptoms", "现象表现"), ("steps", "排查步骤"), ("cause", "原因"), ("environment", "适用环境"),
+        ("verification", "验证修复"), ("references", "参考资料"), ("related", "相关条目")]
     assert '<pre class="pf-symptom pf-symptom--error" id="symptom-1"><code>RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB</code></pre>' in entry.content
 
 
@@ -52,9 +57,17 @@ def test_block_markup_keeps_code_blocks_verbatim():
     assert block_markup(text) == "<p>Run:</p>\n<pre><code>echo &#39;&lt;b&gt;&#39; &amp;&amp; ls *</code></pre>\n<p>then check.</p>"
 
 
-def test_plain_and_heading_text():
+def test_plain_text():
     assert plain_text("Lower `batch_size` [see](https://x.org)") == "Lower batch_size see"
-    assert markdown_text("C++ *bold* <i>") == "C\\+\\+ \\*bold\\* &lt;i&gt;"
+
+
+def test_a_heading_from_content_is_text_in_the_page_and_in_its_table_of_contents():
+    base = knowledge_base(3)
+    base = replace(base, categories=(Label("training", "训练 <b>&</b> *调参*", "Training"),))
+    home = SiteRenderer(base, "zh", dates=dates(base)).home()
+    assert ('<h2 id="training">训练 &lt;b&gt;&amp;&lt;/b&gt; *调参*<a class="headerlink" href="#training" '
+            'title="本节的链接">&para;</a></h2>') in home.content
+    assert home.toc == (Heading("training", "训练 &lt;b&gt;&amp;&lt;/b&gt; *调参*"),)
 
 
 # --- what `serve` relies on: equal inputs, equal pages ---
@@ -100,7 +113,6 @@ def test_more_of_the_markup_subset():
     assert block_markup("one\n```\nA\n```\ntwo\n```\nB\n```") == \
         "<p>one</p>\n<pre><code>A</code></pre>\n<p>two</p>\n<pre><code>B</code></pre>"
     assert block_markup("  \n\n  ") == ""
-    assert markdown_text(r"\`*_{}[]()#+-.! ok <&>") == r"\\\`\*\_\{\}\[\]\(\)\#\+\-\.\! ok &lt;&amp;&gt;"
     assert plain_text("```sh\nls  -la\n```\n see [the docs](https://x.org)  `a`") == "ls -la see the docs a"
 
 

@@ -94,6 +94,23 @@ def test_entry_page_sections_have_permanent_anchors_and_copyable_code(site):
     assert 'href="https://github.com/example/pitfall-guide/edit/main/content/entries/loss-nan.yml"' in page
 
 
+def test_the_table_of_contents_lists_the_pages_sections(site):
+    """MkDocs converts no Markdown (the pages are HTML): the table of contents beside a page is the one the page
+    was rendered with, each section's heading linked to its anchor, in order."""
+    def toc(path: str) -> list[tuple[str, str]]:
+        page = html(site, path)
+        nav = page[page.index('data-md-component="toc"'):]
+        nav = nav[:nav.index("</nav>")]
+        return [(anchor, " ".join(text_of(label).split()))
+                for anchor, label in re.findall(r'<a href="#([^"]+)" class="md-nav__link">(.*?)</a>', nav, re.S)]
+    assert toc("zh/loss-nan") == [("symptoms", "现象表现"), ("steps", "排查步骤"), ("related", "相关条目")]
+    assert toc("en/loss-nan") == [("symptoms", "Symptoms"), ("steps", "Diagnosis steps"), ("related", "Related entries")]
+    assert toc("en") == [("environment", "Environment setup"), ("training", "Training"), ("deployment", "Deployment"),
+                         ("collaboration", "Collaboration & tooling")]
+    assert '<h2 id="steps">Diagnosis steps<a class="headerlink" href="#steps" title="Permanent link">&para;</a></h2>' \
+        in html(site, "en/loss-nan")
+
+
 def test_link_preview_meta_tags(site):
     page = html(site, "en/loss-nan")
     assert '<link rel="canonical" href="http://127.0.0.1:8000/en/loss-nan/">' in page

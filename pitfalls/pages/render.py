@@ -2,8 +2,10 @@
 
 Record text is text: everything from content goes through the Jinja environment with
 autoescaping on, and only the markup subset of docs/CONTENT.md is turned into HTML, by the
-two filters below. The templates write Markdown whose headings carry the permanent anchors
-and whose bodies are raw HTML blocks, which Markdown passes through untouched.
+two filters below. The templates write each page's finished HTML, section headings with their
+permanent anchors included, and list those headings as the page's table of contents: MkDocs
+gets the page as it is, with no Markdown to convert (converting raw HTML back and forth was a
+third of a build's time).
 """
 
 from __future__ import annotations
@@ -26,19 +28,43 @@ from .translations import coverage
 
 
 @dataclass(frozen=True)
+class Heading:
+    """A section heading of a page (an <h2>), as its table of contents lists it."""
+
+    anchor: str
+    """Its id: the URL fragment that links to it."""
+    title: Markup
+    """Its text, as HTML."""
+
+
+class Headings:
+    """The headings of one page, listed as its template writes them (`toc.add` in the `heading` macro of
+    templates/_macros.html.j2), so the table of contents is the page's own headings, never a second list."""
+
+    def __init__(self):
+        self.found: list[Heading] = []
+
+    def add(self, anchor: str, text: str) -> str:
+        self.found.append(Heading(anchor, escape(text)))
+        return ""
+
+
+@dataclass(frozen=True)
 class RenderedPage:
     """One generated page of one language site."""
 
     src_uri: str
     """Path of the page's source inside the language site, e.g. `cuda-out-of-memory.md`."""
     content: str
-    """Markdown (or, for `.html` pages, the finished HTML)."""
+    """The page's HTML: what the theme shows as its content (for `.md` pages) or the whole file (`.html` pages)."""
     title: str
     """Plain-text title, for <title>, navigation and link previews."""
     description: str = ""
     """Plain-text summary for <meta name="description"> and og:description."""
     meta: dict = field(default_factory=dict)
     """Extra per-page values for the theme, e.g. og:type."""
+    toc: tuple[Heading, ...] = ()
+    """The page's section headings, in order: its table of contents."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +100,6 @@ def environment() -> jinja2.Environment:
     env.filters["inline"] = inline_markup
     env.filters["blocks"] = block_markup
     env.filters["plain"] = plain_text
-    env.filters["md_text"] = markdown_text
     env.filters["attr"] = attribute_value
     return env
 
@@ -139,14 +164,6 @@ def block_markup(text: str) -> Markup:
 def _paragraphs(text: str) -> list[Markup]:
     chunks = [c.strip() for c in re.split(r"\n\s*\n", text)]
     return [Markup("<p>%s</p>") % Markup("<br>\n").join(inline_markup(line) for line in c.splitlines()) for c in chunks if c]
-
-
-_MARKDOWN_ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!])")
-
-
-def markdown_text(text: str) -> Markup:
-    """Text for a Markdown line (a heading): HTML-escaped, and no character left that Markdown acts on."""
-    return escape(_MARKDOWN_ACTIVE.sub(r"\\\1", text))
 
 
 def plain_text(text: str) -> str:
@@ -229,13 +246,21 @@ class SiteRenderer:
                 lambda record=record: [self.entry(record), *(self.alias(record, alias) for alias in record.aliases)])
         return plan
 
-    def _render(self, template: str, **context) -> str:
-        return self.env.get_template(template).render(**self.common, **context)
+    def _render(self, template: str, **context) -> tuple[str, tuple[Heading, ...]]:
+        """The template's HTML and the headings it wrote."""
+        toc = Headings()
+        html = self.env.get_template(template).render(**self.common, **context, toc=toc)
+        return html, tuple(toc.found)
+
+    def _page(self, src_uri: str, template: str, title: str, description: str = "", meta: dict | None = None,
+              **context) -> RenderedPage:
+        html, toc = self._render(template, **context)
+        return RenderedPage(src_uri, html, title, description, meta or {}, toc)
 
     def home(self) -> RenderedPage:
         n = len(self.base.records)
-        return RenderedPage("index.md", self._render("home.md.j2"), self.ui["site_name"],
-                            f"{self.ui['tagline']} · {self.ui['entry_count'].format(n=n)}")
+        return self._page("index.md", "home.html.j2", self.ui["site_name"],
+                          f"{self.ui['tagline']} · {self.ui['entry_count'].format(n=n)}")
 
     def entry(self, record: Record) -> RenderedPage:
         title = plain_text(record.title.get(self.lang))
@@ -243,9 +268,8 @@ class SiteRenderer:
                                           plain_text(record.quick_fix.get(self.lang)))
         url = f"{self.site_url}{record.id}/"
         feedback = feedback_url(self.repo_url, self.ui, record.id, title, url, record.last_verified)
-        return RenderedPage(f"{record.id}.md", self._render("entry.md.j2", record=record, share=self.chat_summaries(record),
-                                                            feedback_url=feedback),
-                            title, description, {"og_type": "article"})
+        return self._page(f"{record.id}.md", "entry.html.j2", title, description, {"og_type": "article"},
+                          record=record, share=self.chat_summaries(record), feedback_url=feedback)
 
     def chat_summaries(self, record: Record) -> dict[str, ChatSummary]:
         """What the entry's "copy for chat" buttons copy, by the anchor they link to ("" for the entry itself):
@@ -265,19 +289,22 @@ class SiteRenderer:
 
     def category(self, group: Group, listing: ListingPage) -> RenderedPage:
         title = self._page_title(self.ui["entries_in_category"].format(label=group.label.get(self.lang)), listing)
-        return RenderedPage(listing.src_uri, self._render("category.md.j2", group=group, listing=listing), title,
-                            self._listing_description(title, listing, len(group.records), self.ui["category_count"]))
+        return self._page(listing.src_uri, "category.html.j2", title,
+                          self._listing_description(title, listing, len(group.records), self.ui["category_count"]),
+                          group=group, listing=listing)
 
     def tag(self, group: Group, listing: ListingPage) -> RenderedPage:
         title = self._page_title(self.ui["entries_tagged"].format(label="#" + group.label.get(self.lang)), listing)
-        return RenderedPage(listing.src_uri, self._render("tag.md.j2", group=group, listing=listing), title,
-                            self._listing_description(title, listing, len(group.records), self.ui["tag_count"]))
+        return self._page(listing.src_uri, "tag.html.j2", title,
+                          self._listing_description(title, listing, len(group.records), self.ui["tag_count"]),
+                          group=group, listing=listing)
 
     def recent(self, listing: ListingPage) -> RenderedPage:
         """Every entry by its last change, newest first (dates from git, as in the feed)."""
         title = self._page_title(self.ui["recently_updated"], listing)
-        return RenderedPage(listing.src_uri, self._render("recent.md.j2", listing=listing), title,
-                            self._listing_description(title, listing, len(self.base.records), self.ui["category_count"]))
+        return self._page(listing.src_uri, "recent.html.j2", title,
+                          self._listing_description(title, listing, len(self.base.records), self.ui["category_count"]),
+                          listing=listing)
 
     def _page_title(self, title: str, listing: ListingPage) -> str:
         """A listing's title; from its second page on, with the page number, so every page's title differs."""
@@ -294,8 +321,7 @@ class SiteRenderer:
         groups = sorted(self.index.tags, key=lambda group: -len(group.records))  # stable: registry order among equals
         tags = self.ui["list_separator"].join(f"#{group.label.get(self.lang)}" for group in groups[:12])
         description = self.ui["tags_description"].format(n=len(self.index.tags), tags=tags)
-        return RenderedPage("tags/index.md", self._render("tags.md.j2"), self.ui["all_tags"],
-                            shorten(description, PREVIEW_LIMIT))
+        return self._page("tags/index.md", "tags.html.j2", self.ui["all_tags"], shorten(description, PREVIEW_LIMIT))
 
     def translations(self) -> RenderedPage:
         """Translation coverage: how many entries are fully written in each language, and which are not."""
@@ -304,10 +330,10 @@ class SiteRenderer:
             f"{self.ui['language_' + item.lang]} " + self.ui["translation_count"].format(
                 translated=item.translated, total=item.total, percent=item.percent) for item in found)
         description = self.ui["translations_description"].format(counts=counts)
-        return RenderedPage("translations.md", self._render("translations.md.j2", coverage=found),
-                            self.ui["translations"], shorten(description, PREVIEW_LIMIT))
+        return self._page("translations.md", "translations.html.j2", self.ui["translations"],
+                          shorten(description, PREVIEW_LIMIT), coverage=found)
 
     def alias(self, record: Record, alias: str) -> RenderedPage:
         """A redirect from a former id: a plain HTML file, not a themed page."""
-        html = self._render("redirect.html.j2", record=record, target=f"../{record.id}/")
+        html, _ = self._render("redirect.html.j2", record=record, target=f"../{record.id}/")
         return RenderedPage(f"{alias}/index.html", html, plain_text(record.title.get(self.lang)))

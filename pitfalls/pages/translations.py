@@ -1,7 +1,7 @@
 """Translation status: which records are fully written in each site language.
 
 A record may be zh-only or en-only for a while: its page in the other language shows the
-written text under a "not yet translated" notice (templates/entry.md.j2). This module counts
+written text under a "not yet translated" notice (templates/entry.html.j2). This module counts
 them, for the coverage page (/zh/translations/, /en/translations/) and `check --translations`.
 """
 

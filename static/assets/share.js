@@ -1,4 +1,4 @@
-/* "Copy for chat" on entry pages (templates/entry.md.j2; the texts come from pitfalls/pages/share.py).
+/* "Copy for chat" on entry pages (templates/entry.html.j2; the texts come from pitfalls/pages/share.py).
  *
  * Each button holds what it copies: data-pf-text (text/plain) and data-pf-html (text/html). The buttons are
  * hidden in the page and shown here, so a reader without JavaScript sees none that would do nothing.

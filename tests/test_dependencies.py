@@ -105,3 +105,13 @@ def test_serve_checks_mkdocs_before_taking_the_port_or_building(monkeypatch, cap
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("serve: MkDocs 1.6.1 does not have what `pitfalls serve` uses "
                                                    "(mkdocs.commands.build._populate_page(page, config, files) is missing)")
+
+
+def test_the_pages_sitemap_is_the_installed_mkdocs_sitemap_template():
+    """overrides/sitemap-pages.xml is MkDocs' sitemap.xml template under another name (overrides/sitemap.xml, an
+    index, took the name): a new MkDocs with another template shows here."""
+    import mkdocs
+
+    ours = (ROOT / "overrides" / "sitemap-pages.xml").read_text(encoding="utf-8")
+    ours = re.sub(r"\{#-.*?#\}\n", "", ours, flags=re.S)
+    assert ours == (Path(mkdocs.__file__).parent / "templates" / "sitemap.xml").read_text(encoding="utf-8")

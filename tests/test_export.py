@@ -17,6 +17,7 @@ from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 ATOM = "{http://www.w3.org/2005/Atom}"
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")
 
@@ -99,14 +100,23 @@ def test_feed_text_is_escaped(tmp_path):
 
 
 def test_pages_link_the_feed_and_it_costs_no_failed_request(browser, site_url):
-    """Material fetches sitemap.xml next to every <link rel=alternate>: for the feed that is the site's own."""
+    """Material fetches sitemap.xml next to every <link rel=alternate>, and parses it on the main thread: for the
+    feed that is the site's own, a sitemap index of one line, whose sitemap-pages.xml lists the pages."""
     page = browser.new_page()
-    failed, errors = [], []
+    failed, errors, sitemaps = [], [], []
     page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("requestfinished", lambda r: sitemaps.append(r) if "sitemap" in r.url else None)
     goto(page, f"{site_url}en/cuda-out-of-memory/")  # the sitemap's request included
     href = page.eval_on_selector("link[rel=alternate][type='application/atom+xml']", "e => e.href")
     assert href == f"{site_url}en/feed.xml"
     assert page.request.get(href).status == 200
     assert failed == [] and errors == []
+    assert [r.url for r in sitemaps] == [f"{site_url}en/sitemap.xml"]
+    index = ET.fromstring(sitemaps[0].response().body())
+    assert [e.tag for e in index] == [f"{SITEMAP}sitemap"]  # no <url> for Material to read
+    assert index.findtext(f"{SITEMAP}sitemap/{SITEMAP}loc") == "http://127.0.0.1:8000/en/sitemap-pages.xml"
+    pages = ET.fromstring(page.request.get(f"{site_url}en/sitemap-pages.xml").body())
+    locations = [e.findtext(f"{SITEMAP}loc") for e in pages.findall(f"{SITEMAP}url")]
+    assert "http://127.0.0.1:8000/en/cuda-out-of-memory/" in locations and len(locations) > 20
     page.close()

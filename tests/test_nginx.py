@@ -103,7 +103,7 @@ def test_missing_page_gets_the_sites_404_in_its_language(nginx_port, tiny_site, 
 
 @pytest.mark.parametrize("pattern", [
     "zh/index.html", "en/tags/index.html", "zh/assets/pitfalls.css", "en/assets/stylesheets/main.*.min.css",
-    "zh/assets/javascripts/bundle.*.min.js", "en/search/**/*.json", "zh/sitemap.xml",
+    "zh/assets/javascripts/bundle.*.min.js", "en/search/**/*.json", "zh/sitemap-pages.xml",
 ])
 def test_text_is_gzipped_when_the_client_accepts_it(nginx_port, tiny_site, pattern):
     path = _largest(tiny_site, pattern)

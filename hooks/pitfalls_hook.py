@@ -178,9 +178,6 @@ def on_page_content(html, page, config, files):
     if rendered is not None:
         page.toc = get_toc([{"level": 2, "id": h.anchor, "name": h.title, "children": []} for h in rendered.toc])
         html = rendered.content
-    # MkDocs keeps every page's Markdown (its own copy) until the build ends, beside its HTML; nothing reads it once
-    # the page is HTML (serve reads a changed page again)
-    page.markdown = None
     return html
 
 

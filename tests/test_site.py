@@ -134,6 +134,21 @@ def test_navigation_stays_small(site):
     assert "cuda-out-of-memory" not in nav and nav.count("md-nav__link") < 20
 
 
+def test_the_sidebar_names_every_page_it_links(site):
+    """Each link of the sidebar carries its page's title, on every page: MkDocs reads a page's title from the page
+    it holds, and a hook that dropped it (to save memory) showed "None" for the category pages."""
+    for path in ("en/loss-nan", "en", "en/categories/training"):
+        page = html(site, path)
+        nav = page[page.index('data-md-type="navigation"'):page.index('data-md-component="content"')]
+        labels = [" ".join(text_of(label).split()) for label in re.findall(r'class="md-ellipsis">(.*?)</span>', nav, re.S)]
+        expected = ["Home", "Categories", "Category: Environment setup", "Category: Training", "Category: Deployment",
+                    "Category: Collaboration & tooling", "All tags", "Recently updated", "Translation status"]
+        # in this order; the page shown also brings its own label and its sections in between
+        rest = iter(labels)
+        assert all(label in rest for label in expected), (path, labels)
+        assert "None" not in labels, (path, labels)
+
+
 def test_no_broken_internal_links_or_anchors(site):
     assert broken_links(site) == []
 

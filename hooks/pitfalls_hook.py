@@ -61,8 +61,6 @@ class Build:
     """MkDocs' navigation, from on_nav."""
     env: Environment | None = None
     """The theme's Jinja environment, from on_env."""
-    converting: dict[str, RenderedPage] = field(default_factory=dict)
-    """The page MkDocs is turning into HTML, between on_page_markdown and on_page_content."""
     search_dir: Path | None = None
     """Our search index, written in on_config to a temporary folder that becomes the site's search/ in on_post_build."""
 
@@ -132,7 +130,7 @@ def on_files(files, config):
     for page in _build.pages.values():
         files.append(File.generated(config, page.src_uri, content=page.content))
     if not _build.settings.keep_pages:
-        _build.rendered = {}  # the pages stay in _build.pages until MkDocs has read each (on_page_markdown)
+        _build.rendered = {}  # the pages stay in _build.pages until MkDocs has taken each (on_page_content)
     # entries.json and feed.xml: not .md, so MkDocs copies them as they are
     for path, text in site_files(_build.base, _build.lang, config.site_url, _build.dates).items():
         files.append(File.generated(config, path, content=text))
@@ -150,35 +148,33 @@ def on_env(env, config, files):
 
 
 def on_page_markdown(markdown, page, config, files):
-    if _build.settings.keep_pages:
-        rendered = _build.pages.get(page.file.src_uri)
-    else:
-        # the page has been read (`markdown` is MkDocs' copy): its source is not needed again in this build; at
-        # 5,000 entries, 126 MB a language
-        rendered = _build.pages.pop(page.file.src_uri, None)
-        if rendered is not None:
-            page.file.content_string = ""
     if not _build.settings.stock_search:
         # Material's search plugin stays for its search box, but its index would be thrown away
         # in on_post_build: skip the work (a quarter of a build's time)
         page.meta["search"] = {"exclude": True}
+    rendered = _build.pages.get(page.file.src_uri)
     if rendered is None:
         return markdown
+    if not _build.settings.keep_pages:
+        page.file.content_string = ""  # MkDocs has read the file: its copy of the page is not needed again
     # escaped once here: Material prints meta.title and meta.description without escaping
     page.meta["title"] = escape(rendered.title)
     page.meta["description"] = escape(rendered.description)
     page.meta.update(rendered.meta)
     # the page is HTML already: MkDocs converts no Markdown, and on_page_content gives it the page
-    _build.converting[page.file.src_uri] = rendered
     return ""
 
 
 def on_page_content(html, page, config, files):
-    rendered = _build.converting.pop(page.file.src_uri, None)
-    if rendered is not None:
-        page.toc = get_toc([{"level": 2, "id": h.anchor, "name": h.title, "children": []} for h in rendered.toc])
-        html = rendered.content
-    return html
+    if _build.settings.keep_pages:
+        rendered = _build.pages.get(page.file.src_uri)
+    else:
+        # the page's last use in this build: at 5,000 entries, 126 MB a language held until the build ends
+        rendered = _build.pages.pop(page.file.src_uri, None)
+    if rendered is None:
+        return html
+    page.toc = get_toc([{"level": 2, "id": h.anchor, "name": h.title, "children": []} for h in rendered.toc])
+    return rendered.content
 
 
 def on_post_build(config):

@@ -119,6 +119,17 @@ def test_where_a_word_stands_decides_between_entries():
     assert rank(files, "alpha") == ["doc1", "doc0"]
 
 
+def test_a_title_is_measured_in_the_scripts_of_the_query():
+    # Both titles have alpha; 显存 is in both entries' steps, in neither title. doc0's title is alpha and 10 Chinese
+    # characters, doc1's alpha and 4: in the query's scripts doc1's title is the more covered (5 of 9 against 5 of 15).
+    # Measured in the script matched only, both would be covered whole and doc0's higher score would win.
+    files = index({"alpha": [0, 900, TITLE | title_chars(10, 5), 1, 100, TITLE | title_chars(4, 5)],
+                   "显存": [0, 900, STEPS, 1, 100, STEPS]}, 2)
+    assert rank(files, "alpha 显存") == ["doc1", "doc0"]
+    # an English query: the titles' English only (their Chinese echo does not count), both covered whole
+    assert rank(files, "alpha") == ["doc0", "doc1"]
+
+
 # How each reading counts, found in the title (1), and what it costs in the typo rule: options.js `readings`
 READINGS = {
     "variant": (index({"显存": [0, 100, TITLE]}, 1, variants={"顯存": ["显存"]}), "顯存", 1, 1),

@@ -9,9 +9,11 @@ const { load } = require("./helpers.js");
 const ranking = load("ranking");
 const ALL = ranking.rulesInForce(new Set());
 
-/* A hit as engine.js collect makes it: title terms of 4 English letters in a title of `latin` letters. */
+/* A hit as engine.js collect and weigh make it: title terms of 4 English letters in a title of `latin` letters, for
+ * an English query. */
 function hit(doc, { message, words = 0.5, latin = 8, typo = 1, score = 5 } = {}) {
-  return { doc, message, words, title: [{ term: "abcd", span: [0, 4] }], titleChars: [0, latin], typo, score };
+  return { doc, message, words, title: [{ term: "abcd", span: [0, 4] }], titleChars: [0, latin],
+    queryScripts: { han: false, latin: true }, typo, score };
 }
 
 function order(hits, rules = ALL) {
@@ -72,7 +74,9 @@ test("evaluate: only the rules in force", () => {
   assert.deepEqual(h.values, { words: 0.5, score: 5 });
 });
 
-const share = (title, titleChars) => ranking.titleShare({ title, titleChars });
+// the query's scripts are those of the terms unless given
+const share = (title, titleChars, queryScripts = { han: false, latin: false }) =>
+  ranking.titleShare({ title, titleChars, queryScripts });
 
 test("titleShare: the share of the title the query covers, in the script it matched", () => {
   assert.equal(share([{ term: "alpha", span: [0, 5] }], [0, 10]), 0.5);
@@ -80,6 +84,14 @@ test("titleShare: the share of the title the query covers, in the script it matc
   assert.equal(share([{ term: "显存", span: [0, 2] }, { term: "oom", span: [3, 6] }], [4, 6]), 0.5);  // both
   assert.equal(share([], [4, 6]), 0);
   assert.equal(share([{ term: "alpha", span: [0, 5] }], [4, 0]), 0);  // no English in the title
+});
+
+test("titleShare: a query of both scripts is measured against both, matched in the title or not", () => {
+  const both = { han: true, latin: true };
+  assert.equal(share([{ term: "ssh", span: [0, 3] }], [9, 3], both), 0.25);  // ssh 掉线 and the title SSH 端口被防火墙拦截无法访问
+  assert.equal(share([{ term: "ssh", span: [0, 3] }], [9, 3], { han: false, latin: true }), 1);  // ssh alone
+  assert.equal(share([{ term: "显存", span: [0, 2] }], [8, 12], { han: true, latin: false }), 0.25);  // not the English echo
+  assert.equal(share([{ term: "显存", span: [0, 2] }], [8, 12], both), 0.1);
 });
 
 test("titleShare: each piece of the query counted once, by the longest term it matched", () => {

@@ -475,7 +475,11 @@
         query.weights.set(unit, rarity * (character ? this.options.characterWeight : 1));
       }
       const total = [...query.weights.values()].reduce((a, b) => a + b, 0);
+      // the scripts of the query's weighed pieces: the title rule measures a title in these (ranking.js titleShare)
+      const weighed = [...query.weights.keys()];
+      const queryScripts = { han: weighed.some(isHan), latin: !weighed.every(isHan) };
       for (const hit of hits.values()) {
+        hit.queryScripts = queryScripts;
         hit.words = hit.typo = hit.score = 0;
         for (const [unit, weight] of query.weights) {
           const found = hit.units.get(unit);

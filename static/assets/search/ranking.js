@@ -10,7 +10,8 @@
   const { isHan } = analysis;
 
   /* A hit is one entry matched by a query (engine.js collect): {words, typo, title: [{term, span}] or null,
-   * titleChars: [Chinese characters, English letters] (with a title), score, message}. */
+   * titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (the scripts of
+   * the query's weighed pieces), score, message}. */
   const RULES = [
     // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
     // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.
@@ -33,9 +34,10 @@
   ];
   const RULE_NAMES = RULES.map(rule => rule.name);
 
-  /* The share of the title's characters that the query's matched title terms cover, in the scripts they are in
-   * (a Chinese query is measured against the title's Chinese, an English one against its English words), each
-   * piece of the query counted once (the longest term it matched). */
+  /* The share of the title's characters that the query's matched title terms cover, in the scripts of the query
+   * and of those terms (a Chinese query is measured against the title's Chinese, an English one against its English
+   * words, a query of both against both: ssh alone does not cover the title SSH 端口被防火墙拦截 of a query ssh 掉线),
+   * each piece of the query counted once (the longest term it matched). */
   function titleShare(hit) {
     if (!hit.title) return 0;
     const taken = [];
@@ -46,7 +48,8 @@
       covered[isHan(term) ? "han" : "latin"] += term.length;
     }
     const [han, latin] = hit.titleChars;
-    const total = (covered.han ? han : 0) + (covered.latin ? latin : 0);
+    const { queryScripts } = hit;
+    const total = (covered.han || queryScripts.han ? han : 0) + (covered.latin || queryScripts.latin ? latin : 0);
     return total ? Math.min(1, (covered.han + covered.latin) / total) : 0;
   }
 

@@ -99,8 +99,13 @@ def on_config(config):
     site_root = config.site_url or DEFAULT_SITE_URL
     config.site_url = f"{site_root}{lang}/"
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
-    config.extra["pitfalls"] = {"lang": lang, "other_lang": other, "other_root": f"{urlsplit(site_root).path}{other}/",
-                                "og_locale": ui["og_locale"], "other_og_locale": ui_strings()[other]["og_locale"]}
+    config.extra["pitfalls"] = {"lang": lang, "root": f"{urlsplit(site_root).path}{lang}/", "other_lang": other,
+                                "other_root": f"{urlsplit(site_root).path}{other}/",
+                                "og_locale": ui["og_locale"], "other_og_locale": ui_strings()[other]["og_locale"],
+                                # overrides/404.html: MkDocs renders it with no page of ours to carry them
+                                "not_found": {"title": ui["not_found"], "text": ui["not_found_text"],
+                                              "search": ui["not_found_search"], "home": ui["not_found_home"],
+                                              "tags": ui["not_found_tags"]}}
     if not settings.stock_search:  # overrides/main.html points Material's search UI at our worker
         config.extra["pitfalls"]["search_worker"] = "search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""

@@ -7,6 +7,7 @@ import gzip
 import http.client
 import shutil
 from pathlib import Path
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
@@ -150,3 +151,38 @@ def test_pages_work_in_the_browser_through_nginx(browser, nginx_port, lang):
         assert visit.outside == []
         # Chromium logs the page's own 404 status; nothing else may fail
         assert visit.errors == [f"Failed to load resource: the server responded with a status of 404 (Not Found) @ {missing}"]
+
+
+NOT_FOUND = {"zh": ("页面不存在 - 踩坑避雷指南", "页面不存在", "搜索“{words}”"),
+             "en": ("Page not found - Pitfall Guide", "Page not found", "Search for “{words}”")}
+"""The 404 page's <title>, heading and search link, in each language (templates/ui.yml)."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_404_page_searches_for_the_words_of_the_missing_address(browser, nginx_port, lang):
+    """A link shared in chat outlives its entry's name: the 404 page, in the site's language, offers a search for
+    the address's words, which finds the entry; the words are shown as text, whatever the address holds."""
+    title, heading, label = NOT_FOUND[lang]
+    base_url = f"http://127.0.0.1:{nginx_port}/"
+    with offline_page(browser, base_url) as visit:
+        page = visit.page
+        goto(page, f"{base_url}{lang}/gpu-oom-again/")
+        assert page.title() == title
+        assert page.locator("h1").first.text_content() == heading
+        link = page.locator("#pf-not-found-search a")
+        assert link.is_visible() and link.text_content() == label.format(words="gpu oom again")
+        assert link.get_attribute("href") == f"/{lang}/?q=gpu%20oom%20again"
+        link.click()
+        page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=10_000)
+        assert "/gpu-oom/" in page.locator(".md-search-result__item > a").first.get_attribute("href")
+
+        hostile = "<img src=x onerror=alert(1)>"
+        goto(page, f"{base_url}{lang}/{quote(hostile)}/")
+        assert link.text_content() == label.format(words=hostile)
+        assert page.locator("article img").count() == 0
+        assert parse_qs(urlsplit(link.get_attribute("href")).query) == {"q": [hostile]}
+
+        goto(page, f"{base_url}{lang}/404.html")  # the page itself: no words to search for
+        assert page.locator("h1").first.text_content() == heading
+        assert not page.locator("#pf-not-found-search").is_visible()
+        assert visit.outside == []

@@ -236,9 +236,12 @@ test("at most ten results", async () => {
   assert.equal((await rank(files, "alpha", { options: { maxResults: 11 } })).length, 11);
 });
 
-test("a long paste is analysed by its first 200 characters", async () => {
-  const files = index({ alpha: [0, 100, STEPS], omega: [1, 100, STEPS] }, 2);
-  const paste = "alpha " + "x".repeat(190) + " omega";
-  assert.deepEqual(await rank(files, paste), ["doc0"]);
-  assert.deepEqual(await rank(files, paste, { options: { maxQueryChars: 210 } }), ["doc0", "doc1"]);
+test("a long paste is analysed by its first and last 100 characters", async () => {
+  const files = index({ alpha: [0, 100, STEPS], gamma: [1, 100, STEPS], omega: [2, 100, STEPS] }, 3);
+  const whole = "alpha " + "x".repeat(88) + " gamma " + "x".repeat(93) + " omega";
+  assert.equal(whole.length, 200);
+  assert.deepEqual(await rank(files, whole), ["doc0", "doc1", "doc2"]);
+  const longer = "alpha " + "x".repeat(89) + " gamma " + "x".repeat(93) + " omega";  // gamma ends at character 101
+  assert.deepEqual(await rank(files, longer), ["doc0", "doc2"]);
+  assert.deepEqual(await rank(files, longer, { options: { maxQueryChars: 210 } }), ["doc0", "doc1", "doc2"]);
 });

@@ -65,6 +65,14 @@
       s[0] <= span[0] && span[1] <= s[1] && s[1] - s[0] > wide[1] - wide[0] ? s : wide, span)]);
   }
 
+  /* What of a query is analysed: all of it, or of a paste longer than `limit` its first and last limit / 2
+   * characters, a line apart: a log line names its error first, a traceback last (the message rule reads all). */
+  function excerpt(text, limit) {
+    if (text.length <= limit) return text;
+    const half = Math.floor(limit / 2);
+    return `${text.slice(0, half)}\n${text.slice(-half)}`;
+  }
+
   /* What the engine made of a query: the text analysed, its Chinese runs and kept words ({text, start}), and
    * its terms: Map term → {units, span, reading, weight, penalty, surface}. `units`: the pieces of the query the
    * term stands for (the words rule counts them; a synonym of a phrase stands for each of its words); `span`:
@@ -180,7 +188,7 @@
 
     async analyze(text) {
       await this.ready();
-      const query = new Query(normalize(text).slice(0, this.options.maxQueryChars));
+      const query = new Query(excerpt(normalize(text), this.options.maxQueryChars));
       // the shards of what is not filler: a character of a filler span that ends its run (怎么办 in 显存不足怎么办) can
       // start no word that reaches past the filler, and its shard would be a tenth of the first search's bytes
       const typed = [...query.runs.flatMap(run => [...run.text.slice(0, this.beforeTrailingFiller(run.text))]),

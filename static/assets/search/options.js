@@ -28,7 +28,7 @@
     maxCandidates: 12,            // terms within the edit limit weighed for agreement with the rest of the query
     maxCorrectedWords: 8,         // a long paste has only its first unknown words corrected
     closestEdits: 3,              // how far the terms offered when nothing matched may be from a typed word
-    maxQueryChars: 200,           // longer pastes are analysed by their start (the message rule reads all)
+    maxQueryChars: 200,           // longer pastes are analysed by their first and last 100 (the message rule reads all)
     maxResults: 10,               // entries listed (and fetched) per query: what Material shows at once
     minMessageChars: 8,           // shorter error messages are too generic for the message rule
     minPartialChars: 16,          // a query this long found inside an error message counts for it too

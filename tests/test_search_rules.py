@@ -301,13 +301,12 @@ def test_at_most_ten_results():
 def test_a_long_paste_is_analysed_by_its_first_and_last_100_characters():
     # a log line names its error first, a traceback last: of a paste over 200 characters, its middle is left out
     files = index({"alpha": [0, 100, STEPS], "gamma": [1, 100, STEPS], "omega": [2, 100, STEPS]}, 3)
-    whole = "alpha " + "x" * 88 + " gamma " + "x" * 93 + " omega"
-    assert len(whole) == 200 and whole.index("gamma") == 95
+    whole = "alpha " + "x" * 90 + " gamma " + "x" * 91 + " omega"  # 200 characters, whole: gamma is not cut in two
+    assert len(whole) == 200 and whole.index("gamma") == 97
     assert rank(files, whole) == ["doc0", "doc1", "doc2"]
-    longer = "alpha " + "x" * 89 + " gamma " + "x" * 93 + " omega"  # gamma now ends at character 101
-    assert len(longer) == 201
+    longer = "alpha " + "x" * 120 + " gamma " + "x" * 120 + " omega"  # gamma between the first and last 100
     assert rank(files, longer) == ["doc0", "doc2"]
-    assert rank(files, longer, options={"maxQueryChars": 210}) == ["doc0", "doc1", "doc2"]
+    assert rank(files, longer, options={"maxQueryChars": 300}) == ["doc0", "doc1", "doc2"]
 
 
 def items(files: dict, query: str, options: dict | None = None) -> list[list[dict]]:

@@ -238,10 +238,27 @@ test("at most ten results", async () => {
 
 test("a long paste is analysed by its first and last 100 characters", async () => {
   const files = index({ alpha: [0, 100, STEPS], gamma: [1, 100, STEPS], omega: [2, 100, STEPS] }, 3);
-  const whole = "alpha " + "x".repeat(88) + " gamma " + "x".repeat(93) + " omega";
+  // 200 characters are analysed whole: gamma, across the middle, is not cut in two
+  const whole = "alpha " + "x".repeat(90) + " gamma " + "x".repeat(91) + " omega";
   assert.equal(whole.length, 200);
+  assert.equal(whole.indexOf("gamma"), 97);
   assert.deepEqual(await rank(files, whole), ["doc0", "doc1", "doc2"]);
-  const longer = "alpha " + "x".repeat(89) + " gamma " + "x".repeat(93) + " omega";  // gamma ends at character 101
+  // of a longer paste, the middle is left out: gamma stands between the first and the last 100
+  const longer = "alpha " + "x".repeat(120) + " gamma " + "x".repeat(120) + " omega";
   assert.deepEqual(await rank(files, longer), ["doc0", "doc2"]);
-  assert.deepEqual(await rank(files, longer, { options: { maxQueryChars: 210 } }), ["doc0", "doc1", "doc2"]);
+  assert.deepEqual(await rank(files, longer, { options: { maxQueryChars: 300 } }), ["doc0", "doc1", "doc2"]);
+});
+
+test("a title is measured in the scripts of the query", async () => {
+  // Both titles have alpha; 显存 is in both entries' steps, in neither title. doc0's title: alpha and 10 Chinese
+  // characters, doc1's: alpha and 4; in the query's scripts doc1's is the more covered (5 of 9 against 5 of 15)
+  const mixed = index({ alpha: [0, 900, TITLE | titleChars(10, 5), 1, 100, TITLE | titleChars(4, 5)],
+    "显存": [0, 900, STEPS, 1, 100, STEPS] }, 2);
+  assert.deepEqual(await rank(mixed, "alpha 显存"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(mixed, "alpha"), ["doc0", "doc1"]);  // an English query: the titles' English only
+  // and the other way round: 显存 in both titles, alpha in neither; doc0's title has 20 letters, doc1's none
+  const han = index({ "显存": [0, 900, TITLE | titleChars(4, 20), 1, 100, TITLE | titleChars(8, 0)],
+    alpha: [0, 900, STEPS, 1, 100, STEPS] }, 2);
+  assert.deepEqual(await rank(han, "显存 alpha"), ["doc1", "doc0"]);  // 2 of 8 against 2 of 24
+  assert.deepEqual(await rank(han, "显存"), ["doc0", "doc1"]);  // 2 of 4 against 2 of 8
 });

@@ -170,10 +170,6 @@ _FOCUS_RING = """async () => {
   // input is focused): look again each frame, for up to a second, before calling it hidden
   for (const until = performance.now() + 1000; el.getClientRects().length && !shown() && performance.now() < until;)
     await new Promise(done => requestAnimationFrame(done));
-  // the colours settled: opening the search fades its input's background in over .4 s, and a ring read
-  // mid-fade is measured against a colour the reader sees for a moment only (a CI run read 1.10:1 there)
-  await Promise.race([Promise.all(document.getAnimations().map(a => a.finished.catch(() => null))),
-                      new Promise(done => setTimeout(done, 2000))]);
   const rgba = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
     const [r, g, b, a = 1] = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [r, g, b, a]; };
   const over = (top, bottom) => top.slice(0, 3).map((c, i) => c * top[3] + bottom[i] * (1 - top[3])).concat(1);
@@ -187,17 +183,35 @@ _FOCUS_RING = """async () => {
   };
   const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
     .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const style = getComputedStyle(el);
-  const offset = parseFloat(style.outlineOffset) || 0;
-  const background = behind(offset < 0 ? el : el.parentElement);
-  const ringColor = rgba(style.outlineColor);
-  const ring = ringColor ? over(ringColor, background) : background;
-  const [l1, l2] = [lum(ring), lum(background)].sort((a, b) => b - a);
+  // the colours settled: opening the search fades its input's background in over .4 s, and a ring read
+  // mid-fade is measured against a colour the reader sees for a moment only (CI runs read 1.10:1 there)
+  await Promise.race([Promise.all(document.getAnimations().map(a => a.finished.catch(() => null))),
+                      new Promise(done => setTimeout(done, 2000))]);
+  const measure = () => {
+    const style = getComputedStyle(el);
+    const offset = parseFloat(style.outlineOffset) || 0;
+    const background = behind(offset < 0 ? el : el.parentElement);
+    const ringColor = rgba(style.outlineColor);
+    const ring = ringColor ? over(ringColor, background) : background;
+    const [l1, l2] = [lum(ring), lum(background)].sort((a, b) => b - a);
+    return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) || 0, color: style.outlineColor,
+             contrast: (l1 + 0.05) / (l2 + 0.05), colours: JSON.stringify([ring, background]) };
+  };
+  let ring = measure();
+  // a ring below 3:1 is read again once its colours have held for 10 frames (at most a second): on a busy machine
+  // the fade may start after the animations above were listed; a ring that fails for good still fails
+  if (ring.contrast < 3)
+    for (let same = 0, until = performance.now() + 1000; same < 10 && performance.now() < until;) {
+      await new Promise(done => requestAnimationFrame(done));
+      const again = measure();
+      same = again.colours === ring.colours ? same + 1 : 0;
+      ring = again;
+    }
   const name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
     (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "");
   return { name, text: (el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 40),
-           style: style.outlineStyle, width: parseFloat(style.outlineWidth) || 0, color: style.outlineColor,
-           contrast: (l1 + 0.05) / (l2 + 0.05), visible: el.getClientRects().length > 0, seen: shown() };
+           style: ring.style, width: ring.width, color: ring.color, contrast: ring.contrast,
+           visible: el.getClientRects().length > 0, seen: shown() };
 }"""
 
 

@@ -92,20 +92,19 @@ def on_config(config):
     except PitfallsError as err:  # content errors, a content folder that is not there
         raise PluginError(str(err)) from None
 
-    ui = ui_strings()[lang]
+    strings = ui_strings()
+    ui = strings[lang]
     other = ui["other_language_code"]
     config.site_name = ui["site_name"]
     config.site_description = ui["site_description"]  # the meta description of pages without their own (404)
     site_root = config.site_url or DEFAULT_SITE_URL
     config.site_url = f"{site_root}{lang}/"
     config.extra["alternate"] = [{"name": ui["other_language"], "lang": other}]
-    config.extra["pitfalls"] = {"lang": lang, "root": f"{urlsplit(site_root).path}{lang}/", "other_lang": other,
-                                "other_root": f"{urlsplit(site_root).path}{other}/",
-                                "og_locale": ui["og_locale"], "other_og_locale": ui_strings()[other]["og_locale"],
-                                # overrides/404.html: MkDocs renders it with no page of ours to carry them
-                                "not_found": {"title": ui["not_found"], "text": ui["not_found_text"],
-                                              "search": ui["not_found_search"], "home": ui["not_found_home"],
-                                              "tags": ui["not_found_tags"]}}
+    base_path = urlsplit(site_root).path
+    # ui: the interface strings of overrides/404.html, which MkDocs renders with no page of ours to carry them
+    config.extra["pitfalls"] = {"lang": lang, "root": f"{base_path}{lang}/", "other_lang": other,
+                                "other_root": f"{base_path}{other}/", "og_locale": ui["og_locale"],
+                                "other_og_locale": strings[other]["og_locale"], "ui": ui}
     if not settings.stock_search:  # overrides/main.html points Material's search UI at our worker
         config.extra["pitfalls"]["search_worker"] = "search/worker.js"
     edit_url = f"{config.repo_url.rstrip('/')}/{config.edit_uri.strip('/')}/" if config.repo_url else ""

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.site
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
 BUILD_DATE = 1_700_000_000
 DATED = {"zh/sitemap-pages.xml", "zh/sitemap.xml.gz", "en/sitemap-pages.xml", "en/sitemap.xml.gz"}
-"""The files that hold the build date: the pages' sitemap (its lastmod) and the gzip header of the index's .gz."""
-"""The only files that carry the build date; `pitfalls build` dates them by the last commit."""
+"""The only files that carry the build date (`pitfalls build` dates them by the last commit): the pages' sitemap,
+its lastmod, and the gzip header of the index's .gz."""
 
 
 def digests(site_dir: Path) -> dict[str, str]:

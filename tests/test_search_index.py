@@ -76,7 +76,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4)]
-    assert index.manifest["formatVersion"] == 3 and index.manifest["titleCharsShift"] == [12, 20]
+    assert index.manifest["formatVersion"] == 4 and index.manifest["titleCharsShift"] == [12, 20]
     assert index.manifest["aloneBit"] == 11
 
 
@@ -254,7 +254,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 3, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 4, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
@@ -264,6 +264,8 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
         "stopwords": ["the", "怎么办", "怎麼辦"],  # normalised, with the traditional forms of the Chinese ones
         # each phrase cut as the query side does: whole words, stemmed
         "synonyms": [[["显存不足"], ["out", "of", "memori"], ["oom"]], [["卡住"], ["hang"]]],
+        # of those, the terms no entry has (b's title is "Out of memory", 显存不足 in its other language)
+        "absentSynonymTerms": ["hang", "oom", "卡住"],
         "pinyinShards": 1, "wordLengths": [3, 4, 5, 6],
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Browse every entry by tag →",
                      "browseLocation": "tags/"},

@@ -28,10 +28,11 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
           titles=None, variants=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …"""
     manifest = {
-        "formatVersion": 3, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 4, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [12, 20], "aloneBit": 11, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
+        "absentSynonymTerms": sorted({t for group in synonyms for phrase in group for t in phrase} - terms.keys()),
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
@@ -364,7 +365,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 3: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 4: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

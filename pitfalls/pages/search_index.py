@@ -6,7 +6,8 @@ once with BM25F; this module puts them into small files the engine fetches on de
 
     search/search_index.json   stub for Material's page script (config only, no documents)
     search/manifest.json       what the engine must agree on: format version, shard counts, score scale,
-                               fields, longest Chinese term, synonyms, stop words, pinyin syllables
+                               fields, longest Chinese term, synonyms (and their terms no entry has),
+                               stop words, pinyin syllables
     search/worker.js           the engine's modules, the manifest and Material's worker protocol in one file
     search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, and the
                                traditional / Taiwan / Hong Kong forms of the Chinese terms there
@@ -43,7 +44,7 @@ from .render import ui_strings
 from .search_analysis import ALONE_BIT, FIELDS, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
 from .search_scoring import SCORE_SCALE, score_postings
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -121,7 +122,8 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
     shards = _term_shards(postings, chinese)
-    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, len(pinyin), words)
+    absent = sorted(synonym_terms - postings.keys())
+    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words)
     index = SearchIndex(manifest, shards, pinyin, words, docs)
     manifest["version"] = _version(index)
     return index
@@ -164,8 +166,8 @@ def _typo_words(terms: set[str]) -> dict[int, list[str]]:
     return dict(words)
 
 
-def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], synonyms: list, pinyin_shards: int,
-              words: dict[int, list[str]]) -> dict:
+def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], synonyms: list, absent_synonym_terms: list[str],
+              pinyin_shards: int, words: dict[int, list[str]]) -> dict:
     """What the engine must agree on with this index (its version is added last, a hash of every file)."""
     ui = ui_strings()[lang]
     return {
@@ -180,6 +182,8 @@ def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], syno
         "scoreScale": SCORE_SCALE,
         "stopwords": sorted(stopwords),
         "synonyms": synonyms,
+        # a phrase of these still brings in its group, but no entry has them: the engine fetches no shard for them
+        "absentSynonymTerms": absent_synonym_terms,
         "pinyinShards": pinyin_shards,
         "syllables": " ".join(pinyin_syllables()),
         "wordLengths": sorted(words),

@@ -9,7 +9,7 @@ const { Engine, Query, STAGE_NAMES, FORMAT_VERSION } = load("engine");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 3);
+  assert.equal(FORMAT_VERSION, 4);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -144,7 +144,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 3: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 4: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;
@@ -326,7 +326,8 @@ test("synonyms: a group is read only when a whole phrase is in the query", async
 });
 
 test("likelySynonyms: the terms of the groups a phrase of the typed words or Chinese may bring in", async () => {
-  const files = index({}, 1, { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]], [["hang"], ["卡住"]], [["oom"], ["显存", "不足"]], [[], ["empty"]]] });
+  const terms = Object.fromEntries(["gradient", "checkpoint", "梯度检查点", "hang", "卡住", "oom", "显存", "不足", "empty"].map(t => [t, [0, 100, STEPS]]));
+  const files = index(terms, 1, { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]], [["hang"], ["卡住"]], [["oom"], ["显存", "不足"]], [[], ["empty"]]] });
   const engine = engineFor(files);
   await engine.ready();
   const likely = text => engine.likelySynonyms(new Query(text));
@@ -337,6 +338,29 @@ test("likelySynonyms: the terms of the groups a phrase of the typed words or Chi
   const off = engineFor(files, { off: ["synonyms"] });
   await off.ready();
   assert.deepEqual(off.likelySynonyms(new Query("hang")), []);
+});
+
+test("a synonym term no entry has is neither fetched nor read: its phrase still brings in the group", async () => {
+  // 32 shards: oom, vram, 显 and 存 each in a shard of its own; no entry has vram (the manifest lists it absent)
+  const files = index({ oom: [1, 100, TITLE], "显存": [0, 100, STEPS] }, 2, { synonyms: [[["oom"], ["vram"], ["显存"]]], shards: 32 });
+  const { shardOf } = load("analysis");
+  assert.equal(new Set(["oom", "vram", "显", "存"].map(t => shardOf(t, 32))).size, 4);
+  assert.deepEqual(files["manifest.json"].absentSynonymTerms, ["vram"]);
+  const searched = async (query, manifest = {}) => {
+    const log = [];
+    Object.assign(files["manifest.json"], manifest);
+    const engine = new Engine(fetcher(files, log));
+    const { ranked } = await engine.search(query);
+    const shards = [...new Set(log.filter(p => p.startsWith("t/")))].sort();
+    return [ranked.map(r => [r.id, r.explain.units.flatMap(u => u.terms.map(t => t.term))]), shards];
+  };
+  const shard = term => `t/${shardOf(term, 32)}.json?v=x`;
+  // typed oom brings in 显存, not vram: vram's shard is not asked for
+  assert.deepEqual(await searched("oom"), [[["doc1", ["oom"]], ["doc0", ["显存"]]], [shard("oom"), shard("显")].sort()]);
+  // typed vram still brings in its group
+  assert.deepEqual((await searched("vram"))[0], [["doc1", ["oom"]], ["doc0", ["显存"]]]);
+  // the same index with vram not listed absent: its shard is fetched, to find nothing
+  assert.deepEqual((await searched("oom", { absentSynonymTerms: [] }))[1], [shard("oom"), shard("vram"), shard("显")].sort());
 });
 
 test("Query: runs, kept words and their units, identifiers", () => {

@@ -20,8 +20,9 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
   shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {} } = {}) {
   const manifest = {
-    formatVersion: 3, lang, docs, shards, maxTermChars, version: "x", fields,
+    formatVersion: 4, lang, docs, shards, maxTermChars, version: "x", fields,
     titleCharsShift: [12, 20], aloneBit: 11, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
+    absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b),
     messages: { none: "No results", closest: "Closest terms: {terms}", browse: "Tags", browseLocation: "tags/" },
   };

@@ -22,7 +22,7 @@
 
   const { defaultSearchOptions } = optionsModule;
   const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
-  const FORMAT_VERSION = 3;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 4;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
@@ -144,6 +144,7 @@
         this.stopwords = new Set(manifest.stopwords);
         this.longestStopword = Math.max(0, ...manifest.stopwords.map(w => w.length));
         this.synonymTerms = new Set(manifest.synonyms.flat(2));
+        this.absentTerms = new Set(manifest.absentSynonymTerms);  // synonym terms no entry has: never fetched nor added
         this.syllables = new Set(manifest.syllables.split(" "));
         this.fieldMatch = manifest.fields.map(([, , , match]) => match);
         this.whereCache = new Map();
@@ -217,7 +218,8 @@
       if (!this.stages.has("synonyms")) return [];
       const words = new Set(query.words.map(w => stem(w.text)));
       const typed = term => words.has(term) || query.runs.some(run => run.text.includes(term));
-      return this.manifest.synonyms.filter(group => group.some(phrase => phrase.length && phrase.every(typed))).flat(2);
+      return this.manifest.synonyms.filter(group => group.some(phrase => phrase.length && phrase.every(typed))).flat(2)
+        .filter(term => !this.absentTerms.has(term));
     }
 
     /* The index terms a piece of Chinese stands for, with how each was read: itself when it is a term or a
@@ -399,7 +401,7 @@
             // the words of a phrase each stand for their share of what matched: `gradient` alone is not
             // `gradient checkpointing`
             const slice = (span[1] - span[0]) / phrase.length;
-            if (!query.terms.has(term))
+            if (!query.terms.has(term) && !this.absentTerms.has(term))
               found.push([term, { units, span: [span[0] + i * slice, span[0] + (i + 1) * slice], within: span, ...reading }]);
           });
       }

@@ -90,7 +90,11 @@ def test_a_saved_record_updates_its_page_listings_and_search(served):
     renamed.write_text(new.read_text(encoding="utf-8").replace("id: gpu-oom-again", "id: gpu-oom-renamed"), encoding="utf-8")
     new.unlink()
     wait_for(f"{url}en/gpu-oom-renamed/", lambda status, _: status == 200)
-    wait_for(f"{url}en/gpu-oom-again/", lambda status, _: status == 404)
+    _, body = wait_for(f"{url}en/gpu-oom-again/", lambda status, _: status == 404)
+    # the 404 page in the address's language, as deploy/nginx.conf answers
+    assert "<title>Page not found - " in body and "页面不存在" not in body
+    status, body = fetch(f"{url}zh/gpu-oom-again/")
+    assert status == 404 and "<title>页面不存在 - " in body and "Page not found" not in body
     renamed.unlink()
     wait_for(f"{url}en/gpu-oom-renamed/", lambda status, _: status == 404)
     assert "Fresh entry" not in fetch(f"{url}en/categories/training/")[1]

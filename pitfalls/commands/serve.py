@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from mkdocs.livereload import LiveReloadServer
@@ -70,6 +71,8 @@ class Server(LiveReloadServer):
     """What stops the build, as shown in the terminal; None while the site is built."""
     listening = False
     """Whether `listen` took the port."""
+    request = threading.local()
+    """The address being answered, per thread (one a request): MkDocs' error_handler is given only the status."""
 
     def listen(self) -> None:
         """Take the port now, before the first build (LiveReloadServer takes it when it starts serving,
@@ -93,6 +96,7 @@ class Server(LiveReloadServer):
 
     def serve_request(self, environ, start_response):
         path = environ["PATH_INFO"]
+        self.request.path = path
         if self.failure is None or not path.endswith(("/", ".html")) or path.startswith("/livereload/"):
             return super().serve_request(environ, start_response)
         page = environment().get_template("serve_error.html.j2").render(message=self.failure).encode("utf-8")
@@ -100,6 +104,15 @@ class Server(LiveReloadServer):
         start_response("500 Internal Server Error", [("Content-Type", "text/html; charset=utf-8"),
                                                       ("Content-Length", str(len(page)))])
         return [page]
+
+
+    def not_found_page(self, code: int) -> bytes | None:
+        """MkDocs' error_handler: for a 404, the site's 404 page in the language of the address, as deploy/nginx.conf
+        answers (/en/… in English, anything else in the first language); None (MkDocs' plain text) otherwise."""
+        path = getattr(self.request, "path", "/")
+        lang = next((lang for lang in LANGUAGES if path.startswith(f"/{lang}/")), LANGUAGES[0])
+        page = Path(self.root) / lang / "404.html"
+        return page.read_bytes() if code == 404 and page.exists() else None
 
 
 def _listen_problem(err: OSError, host: str, port: int) -> str:
@@ -155,7 +168,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = CONTENT_DIR
                 print(server.failure, file=sys.stderr)
 
         server.builder = builder
-        server.error_handler = lambda code: (serve_dir / "404.html").read_bytes() if code == 404 and (serve_dir / "404.html").exists() else None
+        server.error_handler = server.not_found_page
         builder()
         for name in (*CODE, "content"):
             server.watch(str(ROOT / name))

@@ -105,7 +105,6 @@ class Server(LiveReloadServer):
                                                       ("Content-Length", str(len(page)))])
         return [page]
 
-
     def not_found_page(self, code: int) -> bytes | None:
         """MkDocs' error_handler: for a 404, the site's 404 page in the language of the address, as deploy/nginx.conf
         answers (/en/… in English, anything else in the first language); None (MkDocs' plain text) otherwise."""

@@ -123,6 +123,27 @@ class Segmenter:
         """Accurate mode: each word once, no overlapping sub-words; unknown words guessed (HMM) if asked."""
         return self._jieba.lcut(text, HMM=guess_new_words)
 
+    def standing_words(self, text: str) -> set[str]:
+        """The words of the accurate cut and, inside each longer one, the words of its own best cut without it
+        (jieba's route): 稳定性 → 稳定性, 稳定, 性. Search mode also yields 定性 there, a dictionary word that only
+        overlaps them: the index flags such words (search_analysis.OVERLAP_BIT)."""
+        found = set()
+        todo = self._jieba.lcut(text, HMM=False)
+        while todo:
+            word = todo.pop()
+            found.add(word)
+            if len(word) > 2:
+                dag = self._jieba.get_DAG(word)
+                dag[0] = [end for end in dag[0] if end != len(word) - 1] or [0]
+                route: dict[int, tuple[float, int]] = {}
+                self._jieba.calc(word, dag, route)
+                start = 0
+                while start < len(word):
+                    end = route[start][1] + 1
+                    todo.append(word[start:end])
+                    start = end
+        return found
+
     def search_words(self, text: str) -> list[str]:
         """Search-engine mode: words and their dictionary sub-words; no new words guessed (HMM): a guess such as
         就断 is no word, and as a rare term it would outweigh the real words of a query that happens to contain it."""

@@ -36,21 +36,28 @@ def tiny():
 def test_chinese_words_of_two_to_twelve_characters_count_and_every_character_is_a_part(analyzer):
     # search-engine mode: 显卡驱动 and its sub-words; 的 is a word of one character: a part only, and alone
     assert analyzer.terms("显卡驱动的问题") == (["显卡", "驱动", "显卡驱动", "问题"], ["显", "卡", "驱", "动", "的", "问", "题"],
-                                              {"的"})
-    words, parts, _ = analyzer.terms(WORD_12)
+                                              {"的"}, set())
+    words, parts, _, _ = analyzer.terms(WORD_12)
     assert WORD_12 in words and parts == list(WORD_12)
-    words, parts, _ = analyzer.terms(WORD_13)
+    words, parts, _, _ = analyzer.terms(WORD_13)
     assert WORD_13 not in words and WORD_13 not in parts and "乙丙" in words and parts == list(WORD_13)
 
 
 def test_english_words_are_stemmed_and_names_with_digits_and_identifiers_add_parts(analyzer):
     assert analyzer.terms("Tokens of fail2ban, torch.load") == (["token", "of", "fail2ban", "torch", "load"],
-                                                               ["fail", "ban", "torch_load"], set())
+                                                               ["fail", "ban", "torch_load"], set(), set())
     # text of both scripts: every word and part, in the order of the text
     assert analyzer.terms("fail2ban 显卡 torch.load 驱动") == (["fail2ban", "显卡", "torch", "load", "驱动"],
-                                                          ["fail", "ban", "显", "卡", "驱", "动", "torch_load"], set())
+                                                          ["fail", "ban", "显", "卡", "驱", "动", "torch_load"], set(), set())
     # full-width forms read as ASCII; noise (one letter, a number of 5 digits, an address) is no term
-    assert analyzer.terms("ＣＵＤＡ x 12345 0x7f3a2b1c") == (["cuda"], [], set())
+    assert analyzer.terms("ＣＵＤＡ x 12345 0x7f3a2b1c") == (["cuda"], [], set(), set())
+
+
+def test_a_word_of_the_search_cut_that_only_overlaps_the_texts_own_words_is_told_apart(analyzer):
+    # 稳定性 is 稳定 / 性 by its own cut; search mode also yields 定性, which overlaps them. 定性 stands in 定性分析
+    assert analyzer.terms("稳定性")[0] == ["稳定", "定性", "稳定性"]
+    assert analyzer.terms("稳定性")[3] == {"定性"}
+    assert analyzer.terms("稳定性 定性分析")[3] == set()  # a word of its own elsewhere in the text
 
 
 def test_a_phrase_is_its_whole_words_without_filler(analyzer):

@@ -76,8 +76,8 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4)]
-    assert index.manifest["formatVersion"] == 4 and index.manifest["titleCharsShift"] == [12, 20]
-    assert index.manifest["aloneBit"] == 11
+    assert index.manifest["formatVersion"] == 5 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
 def test_a_title_term_carries_the_title_length(tmp_path):
@@ -85,7 +85,7 @@ def test_a_title_term_carries_the_title_length(tmp_path):
     index = build_index(load_knowledge_base(content), "zh")
     _, flags = _postings(index, "显存")[0]
     # 4 Chinese characters; cuda + out + of + memori (this content has no filler words to leave out)
-    assert flags & 0xFFF == 1 and flags >> 12 & 0xFF == 4 and flags >> 20 & 0xFF == 4 + 3 + 2 + 6
+    assert flags & 0x1FFF == 1 and flags >> 13 & 0xFF == 4 and flags >> 21 & 0xFF == 4 + 3 + 2 + 6
     _, flags = _postings(index, "减小")[0]
     assert flags == 1 << 2  # the quick fix, and no title length
 
@@ -94,14 +94,25 @@ def test_a_character_cut_alone_is_flagged_one_only_inside_words_is_not(tmp_path)
     # jieba cuts 显存爆了 into 显存 / 爆 / 了, and keeps 梯度爆炸 whole: 爆 stands alone in b, only inside a word in a
     content = _content(tmp_path, [{"id": "a", "title_zh": "梯度爆炸"}, {"id": "b", "title_zh": "显存爆了"}])
     postings = _postings(build_index(load_knowledge_base(content), "zh"), "爆")
-    assert {n: flags & 0xFFF for n, (_, flags) in postings.items()} == {0: 1, 1: 1 | 1 << 11}
+    assert {n: flags & 0x1FFF for n, (_, flags) in postings.items()} == {0: 1, 1: 1 | 1 << 11}
+
+
+def test_a_word_that_only_overlaps_the_entrys_words_is_flagged_one_that_stands_is_not(tmp_path):
+    # search mode cuts 数值稳定性 into 数值, 稳定, 定性, 稳定性; its own words are 数值 / 稳定性, and 稳定性's are 稳定 / 性:
+    # 定性 only overlaps them in a. In b, 定性分析 is 定性 / 分析. In c, 定性 overlaps in the title, stands in a step
+    content = _content(tmp_path, [{"id": "a", "title_zh": "数值稳定性"}, {"id": "b", "title_zh": "定性分析"},
+                                  {"id": "c", "title_zh": "数值稳定性", "step": "定性分析"}])
+    index = build_index(load_knowledge_base(content), "zh")
+    overlap = {n: flags >> 12 & 1 for n, (_, flags) in _postings(index, "定性").items()}
+    assert overlap == {0: 1, 1: 0, 2: 0}
+    assert {n: flags >> 12 & 1 for n, (_, flags) in _postings(index, "稳定").items()} == {0: 0, 2: 0}
 
 
 def test_filler_and_the_echo_of_a_title_do_not_lengthen_it(tmp_path):
     content = _content(tmp_path, [{"id": "a", "title_zh": "OOM: out of memory (CUDA out of memory)"}])
     (content / "synonyms.yml").write_text("stopwords: [of]\n", encoding="utf-8")
     _, flags = _postings(build_index(load_knowledge_base(content), "zh"), "oom")[0]
-    assert flags >> 20 & 0xFF == 3 + 3 + 6 + 4  # oom, out, memori, cuda: each once, `of` left out
+    assert flags >> 21 & 0xFF == 3 + 3 + 6 + 4  # oom, out, memori, cuda: each once, `of` left out
 
 
 def test_long_fields_are_normalised_by_length_short_ones_are_not(tmp_path):
@@ -254,13 +265,13 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 4, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 5, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
                    ["cause", "cause", "Cause", 0.2], ["verification", "verification", "Verify the fix", 0.2],
                    ["environment", "environment", "Environment", 0.2], ["translation", "", "", 0.4]],
-        "titleCharsShift": [12, 20], "aloneBit": 11, "scoreScale": 100,
+        "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the", "怎么办", "怎麼辦"],  # normalised, with the traditional forms of the Chinese ones
         # each phrase cut as the query side does: whole words, stemmed
         "synonyms": [[["显存不足"], ["out", "of", "memori"], ["oom"]], [["卡住"], ["hang"]]],

@@ -16,21 +16,22 @@ from pitfalls.settings import ENGINE_JS
 
 TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS = 1, 2, 4, 8, 16  # field bits of a posting's flags
 ALONE = 1 << 11  # a Chinese character's posting: it stands as a word of its own in the entry (docs/SEARCH.md, "Index")
+OVERLAP = 1 << 12  # a Chinese word's posting: it only overlaps the entry's words (定性 in 稳定性)
 FIELD_MATCH = {"title": 1, "tags": 0.8, "quick_fix": 0.6, "symptoms": 0.8, "steps": 0.2}  # docs/SEARCH.md, "Ranking"
 
 
 def title_chars(han: int, latin: int) -> int:
     """The flags bits of a title term that carry the entry's title length (docs/SEARCH.md, "Index")."""
-    return han << 12 | latin << 20
+    return han << 13 | latin << 21
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
           titles=None, variants=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …"""
     manifest = {
-        "formatVersion": 4, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 5, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
-        "titleCharsShift": [12, 20], "aloneBit": 11, "scoreScale": 100,
+        "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "absentSynonymTerms": sorted({t for group in synonyms for phrase in group for t in phrase} - terms.keys()),
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
@@ -206,7 +207,17 @@ def test_a_lone_character_inside_longer_words_of_the_entry_counts_half_its_match
     files = index(terms, 8)
     assert rank(files, "显存爆")[:2] == ["doc1", "doc0"]
     assert _matches(search(files, "显存爆")[1])["爆"] == pytest.approx(0.4)
-    assert rank(files, "显存爆", options={"characterInWordMatch": 1})[:2] == ["doc0", "doc1"]
+    assert rank(files, "显存爆", options={"insideWordMatch": 1})[:2] == ["doc0", "doc1"]
+
+
+def test_a_word_that_only_overlaps_the_entrys_words_counts_half_its_match():
+    # 定性: doc0 has it in its tags only where it overlaps the entry's words (稳定性: 0.8 × 0.5), doc1 as a word of its
+    # own in its quick fix (定性分析: 0.6)
+    terms = {"定性": [0, 900, TAGS | OVERLAP, 1, 100, QUICK_FIX]}
+    files = index(terms, 2)
+    assert rank(files, "定性") == ["doc1", "doc0"]
+    assert _matches(search(files, "定性")[1])["定性"] == pytest.approx(0.4)
+    assert rank(files, "定性", options={"insideWordMatch": 1}) == ["doc0", "doc1"]
 
 
 def test_a_word_matched_in_part_counts_its_share():
@@ -365,7 +376,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 4: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 5: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

@@ -38,8 +38,8 @@ def test_bm25f_scores_by_rarity_saturation_and_length():
     # entry 0 oom: tf 5 (short fields are not normalised): 100 × 0.4700 × 11 / 6.2 = 83.39
     # entry 1 oom: tf 1 / 1.375 = 0.7273: 39.02; nccl: tf 2 / 1.375 = 1.4545: 118.24
     # entry 2 cuda: tf 3: 100 × 0.9808 × 6.6 / 4.2 = 154.13
-    # a title term's flags carry the title length: 4 Chinese characters << 12 | 9 letters << 20
-    assert postings(scores["oom"]) == [(0, 83, 0b1 | 4 << 12 | 9 << 20), (1, 39, 0b10000)]
+    # a title term's flags carry the title length: 4 Chinese characters << 13 | 9 letters << 21
+    assert postings(scores["oom"]) == [(0, 83, 0b1 | 4 << 13 | 9 << 21), (1, 39, 0b10000)]
     assert postings(scores["nccl"]) == [(1, 118, 0b10000)]
     assert postings(scores["cuda"]) == [(2, 154, 0b100)]
     assert set(scores) == {"oom", "nccl", "cuda"}

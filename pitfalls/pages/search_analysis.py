@@ -70,10 +70,14 @@ BIT = {field.name: bit for bit, field in enumerate(FIELDS)}
 ALONE_BIT = 11
 """A Chinese character's posting: the character stands as a word of its own somewhere in the entry (jieba cut it
 alone: 爆 in 显存爆了), not only inside longer words (爆 in 梯度爆炸)."""
-TITLE_CHARS_SHIFT = (12, 20)
-"""A posting's flags: bits 0–10 the fields, bit 11 ALONE_BIT; a title term's posting also carries the entry's title length, in
-Chinese characters (bits 12–19) and in letters and digits of its distinct English words (bits 20–27), for the
-title ranking rule."""
+OVERLAP_BIT = 12
+"""A Chinese word's posting: the word is in the entry only where it overlaps the entry's words (定性 in 稳定性, whose
+own words are 稳定 and 性: Segmenter.standing_words), never as a word of its own. Set on the few such postings,
+where ALONE_BIT is set on the few characters that stand alone: each bit costs bytes where it is set."""
+TITLE_CHARS_SHIFT = (13, 21)
+"""A posting's flags: bits 0–10 the fields, bits 11 and 12 ALONE_BIT and OVERLAP_BIT; a title term's posting also carries
+the entry's title length, in Chinese characters (bits 13–20) and in letters and digits of its distinct English words
+(bits 21–28), for the title ranking rule."""
 MAX_TITLE_CHARS = 255
 
 
@@ -87,24 +91,30 @@ class Analyzer:
         # one build cuts the same runs many times (every entry's labels, repeated phrases: 44% of the cuts of the
         # realistic corpus): jieba was two thirds of the index step
         self.search_words = lru_cache(maxsize=16384)(segmenter.search_words)
+        self.standing_words = lru_cache(maxsize=16384)(segmenter.standing_words)
 
-    def terms(self, text: str) -> tuple[list[str], list[str], set[str]]:
-        """(words, parts, alone) of `text`: the words count for the entry's length; the parts (each Chinese
+    def terms(self, text: str) -> tuple[list[str], list[str], set[str], set[str]]:
+        """(words, parts, alone, overlapping) of `text`: the words count for the entry's length; the parts (each Chinese
         character, the parts of a name with digits, identifiers whole) are indexed too but do not lengthen it;
-        alone: the Chinese characters that stand as words of their own (ALONE_BIT)."""
-        words, parts, alone = [], [], set()
+        alone: the Chinese characters that stand as words of their own (ALONE_BIT); overlapping: the Chinese words
+        that only overlap the text's own words (OVERLAP_BIT)."""
+        words, parts, alone, overlapping, stood = [], [], set(), set(), set()
         for match in PIECES.finditer(normalize(text)):
             run, word = match.groups()
             if run:
                 cut = self.search_words(run)
                 words += [w for w in cut if 1 < len(w) <= MAX_WORD_CHARS]
                 alone.update(w for w in cut if len(w) == 1)
+                own = self.standing_words(run) if any(len(w) > 2 for w in cut) else cut  # 3+ characters hold overlaps
+                for w in cut:
+                    if len(w) > 1:
+                        (stood if w in own else overlapping).add(w)
                 parts += list(run)
             elif terms := word_terms(word):
                 words.append(terms[0])
                 parts += terms[1:]
         parts += [term for compound in COMPOUND.findall(normalize(text)) if (term := compound_term(compound))]
-        return words, parts, alone
+        return words, parts, alone, overlapping - stood
 
     def phrase(self, text: str) -> list[str]:
         """The terms a synonym phrase stands for, as the query side sees them: whole words
@@ -187,10 +197,12 @@ def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> En
     long: dict[str, float] = defaultdict(float)
     flags: dict[str, int] = defaultdict(int)
     long_length = 0.0
+    standing: set[str] = set()  # the entry's Chinese words that stand as words of their own somewhere
+    overlapping: set[str] = set()
     for bit, field in enumerate(FIELDS):
         counts = long if field.normalized else short
         for piece in text.fields[field.name]:
-            words, parts, alone = analyzer.terms(piece)
+            words, parts, alone, overlaps = analyzer.terms(piece)
             if field.normalized:
                 long_length += field.weight * len(words)
             for term in map(sys.intern, (*words, *parts)):  # one string per term across entries
@@ -198,6 +210,10 @@ def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> En
                 flags[term] |= 1 << bit
             for character in alone:
                 flags[character] |= 1 << ALONE_BIT
+            standing.update(word for word in words if word not in overlaps)
+            overlapping |= overlaps
+    for term in overlapping - standing:  # overlapping here, a word of its own elsewhere in the entry: a word
+        flags[term] |= 1 << OVERLAP_BIT
     # a tuple and three arrays, not dicts: a few thousand entries' dicts were a third of a build's peak memory
     return EntryAnalysis(record, tuple(flags), array("f", (short[t] for t in flags)), array("f", (long[t] for t in flags)),
                          array("H", flags.values()), long_length, analyzer.title_chars(text.fields["title"][0]),

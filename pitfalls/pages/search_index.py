@@ -41,10 +41,10 @@ from ..text import (
     release_dictionaries,
 )
 from .render import ui_strings
-from .search_analysis import ALONE_BIT, FIELDS, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
+from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
 from .search_scoring import SCORE_SCALE, score_postings
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -179,6 +179,7 @@ def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], syno
         "fields": [[f.name, f.anchor, ui.get(f.name, ""), f.match] for f in FIELDS],
         "titleCharsShift": list(TITLE_CHARS_SHIFT),
         "aloneBit": ALONE_BIT,
+        "overlapBit": OVERLAP_BIT,
         "scoreScale": SCORE_SCALE,
         "stopwords": sorted(stopwords),
         "synonyms": synonyms,

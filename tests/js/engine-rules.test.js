@@ -4,7 +4,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
+const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE, OVERLAP } = require("./helpers.js");
 
 const first = async (files, query, settings) => (await rank(files, query, settings))[0];
 
@@ -121,11 +121,25 @@ test("a lone character found only inside the entry's longer words matches at hal
   const found = await search(files, "显存爆");
   assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)["爆"]])), { doc0: 0.1, doc1: 0.2, doc2: 0.5 });
   assert.deepEqual(found.map(r => r.id), ["doc2", "doc1", "doc0"]);
-  // a word of two characters is never halved; with the option at 1, a character inside words counts whole
+  // a word of two characters is not halved unless it overlaps (next test); with the option at 1, a character inside
+  // words counts whole
   const [word] = await search(index({ "显存": [0, 100, STEPS] }, 1), "显存");
   assert.deepEqual(matches(word), { "显存": 0.2 });
-  const whole = await search(files, "显存爆", { options: { characterInWordMatch: 1 } });
+  const whole = await search(files, "显存爆", { options: { insideWordMatch: 1 } });
   assert.deepEqual(Object.fromEntries(whole.map(r => [r.id, matches(r)["爆"]])), { doc0: 0.2, doc1: 0.2, doc2: 1 });
+});
+
+test("a word found only where it overlaps the entry's words matches at half", async () => {
+  // 定性: doc0 has it in its tags only overlapping the entry's words (稳定性), doc1 as a word of its own in its quick fix
+  const files = index({ "定性": [0, 900, TAGS | OVERLAP, 1, 100, QUICK_FIX] }, 2);
+  const found = await search(files, "定性");
+  assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)["定性"]])), { doc0: 0.4, doc1: 0.6 });
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  // the bit means nothing on a character's posting (ALONE does): 爆 with it and ALONE counts whole
+  const [character] = await search(index({ "爆": [0, 100, TAGS | OVERLAP | ALONE] }, 8), "爆");
+  assert.equal(matches(character)["爆"], 0.8);
+  const whole = await search(files, "定性", { options: { insideWordMatch: 1 } });
+  assert.deepEqual(whole.map(r => r.id), ["doc0", "doc1"]);
 });
 
 test("a word matched in part counts its share", async () => {

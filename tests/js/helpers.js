@@ -9,19 +9,20 @@ const load = name => require(path.join(SEARCH, `${name}.js`));
 // field bits of a posting's flags, and what a match in each counts for (docs/SEARCH.md, "Index")
 const TITLE = 1, TAGS = 2, QUICK_FIX = 4, SYMPTOMS = 8, STEPS = 16;
 const ALONE = 1 << 11;  // a Chinese character's posting: it stands as a word of its own in the entry
+const OVERLAP = 1 << 12;  // a Chinese word's posting: it only overlaps the entry's words (定性 in 稳定性)
 const FIELDS = [["title", "", "", 1], ["tags", "", "", 0.8], ["quick_fix", "", "", 0.6], ["symptoms", "", "", 0.8],
   ["steps", "", "", 0.2]];
 
 /* The flags bits of a title term that carry the entry's title length: Chinese characters, English letters. */
-const titleChars = (han, latin) => han << 12 | latin << 20;
+const titleChars = (han, latin) => han << 13 | latin << 21;
 
 /* A hand-made index: one term shard, entries doc0, doc1, …: {path: content}. */
 function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messages = {}, titles = {}, variants = {},
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
   shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {} } = {}) {
   const manifest = {
-    formatVersion: 4, lang, docs, shards, maxTermChars, version: "x", fields,
-    titleCharsShift: [12, 20], aloneBit: 11, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
+    formatVersion: 5, lang, docs, shards, maxTermChars, version: "x", fields,
+    titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b),
     messages: { none: "No results", closest: "Closest terms: {terms}", browse: "Tags", browseLocation: "tags/" },
@@ -72,5 +73,5 @@ const READINGS = {
   typo2: { weight: 0.3, penalty: 2 },
 };
 
-module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE, FIELDS, titleChars, makeIndex, fetcher, engineFor,
+module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
   search, rank, matches, READINGS };

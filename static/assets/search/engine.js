@@ -22,7 +22,7 @@
 
   const { defaultSearchOptions } = optionsModule;
   const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
-  const FORMAT_VERSION = 4;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 5;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
@@ -150,6 +150,7 @@
         this.whereCache = new Map();
         this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
         this.aloneBit = 1 << manifest.aloneBit;
+        this.overlapBit = 1 << manifest.overlapBit;
         this.manifest = manifest;
       }
       return this.manifest;
@@ -417,9 +418,10 @@
       for (const [term, info] of query.terms) {
         const list = this.postings(term);
         if (!list) continue;
-        // a lone Chinese character of the query found only inside the entry's longer words (爆 of 显存爆了 in
-        // 梯度爆炸) is likely another word's piece: it counts characterInWordMatch of a match
-        const character = term.length === 1 && isHan(term);
+        // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
+        // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in
+        // 稳定性, whose words are 稳定 and 性); it counts insideWordMatch of a match
+        const han = isHan(term), character = han && term.length === 1;
         for (let k = 0; k < list.length; k += 3) {
           const doc = list[k], flags = list[k + 2], fields = flags & ((1 << hanShift) - 1);
           let hit = hits.get(doc);
@@ -427,8 +429,8 @@
           // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
           if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null });
           hit.flags |= fields;
-          const inWord = character && !(flags & this.aloneBit);
-          const match = this.where(fields) * info.weight * (inWord ? this.options.characterInWordMatch : 1);
+          const inside = character ? !(flags & this.aloneBit) : han && (flags & this.overlapBit);
+          const match = this.where(fields) * info.weight * (inside ? this.options.insideWordMatch : 1);
           const score = list[k + 1] / this.manifest.scoreScale;
           for (const name of info.units) {
             const unit = hit.units.get(name);

@@ -22,7 +22,8 @@
     rarityFloor: 0.05,            // a word in fewer entries than this share counts as rare as one in this share
     characterWeight: 0.5,         // a lone Chinese character no word of the query covers counts half a word
     maxCharacterShare: 0.25,      // ... and nothing when it is in more of the entries (了, 不)
-    characterInWordMatch: 0.5,    // ... and its match half again in an entry that has it only inside longer words
+    insideWordMatch: 0.5,         // a Chinese term in an entry only inside its words (a lone character: 爆 in 梯度爆炸;
+                                  // a word overlapping them: 定性 in 稳定性) counts this share of a match there
     typoMinChars: Object.freeze([0, 5, 9]),   // the shortest word corrected at that edit distance
     maxCorrections: 3,            // index terms taken per misspelt word
     maxCandidates: 12,            // terms within the edit limit weighed for agreement with the rest of the query

@@ -261,3 +261,13 @@ def test_the_command_line_prints_one_line_and_no_traceback():
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines() == [f"serve: --port {port}: 127.0.0.1:{port} is already in use (another `pitfalls serve`?); "
                                         "stop that server, or give --port another number"]
+
+
+def test_output_cut_short_by_its_reader_ends_quietly():
+    """`pitfalls search … | head -1`: the reader has gone before the results are written. No traceback, the status of a
+    tool ended by SIGPIPE (128 + 13), as `git log | head -1` leaves it."""
+    process = subprocess.Popen([sys.executable, "-m", "pitfalls", "search", "--content", str(TINY), "--json", "显存"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()  # before anything is written: the first write fails with EPIPE
+    stderr = process.stderr.read()
+    assert (process.wait(timeout=120), stderr) == (141, "")

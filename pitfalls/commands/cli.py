@@ -5,12 +5,15 @@ and sets `run` (args → exit code) as the default. Add a command by adding its 
 
 Errors take one path (pitfalls/errors.py): a `PitfallsError` raised anywhere, and an OSError about a
 path the user gave (an option of type Path, or one of its parents or sidecar files), end here as
-`COMMAND: message` on stderr and exit code 2 (the error's `exit_code`), with no traceback.
+`COMMAND: message` on stderr and exit code 2 (the error's `exit_code`), with no traceback. Output cut short by its
+reader (`| head`) ends the command quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -44,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except PitfallsError as err:
         return _fail(args.command, str(err), err.exit_code, err.details)
+    except BrokenPipeError:
+        # whatever read the output stopped (`pitfalls search … | head -1`): end quietly, with the status of a tool that
+        # SIGPIPE ended; stdout goes to /dev/null so that the interpreter's flush at exit does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except OSError as err:
         what = _given_path(err, args, commands.choices[args.command])
         if what is None:

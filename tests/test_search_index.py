@@ -103,8 +103,9 @@ def test_a_word_that_only_overlaps_the_entrys_words_is_flagged_one_that_stands_i
     content = _content(tmp_path, [{"id": "a", "title_zh": "数值稳定性"}, {"id": "b", "title_zh": "定性分析"},
                                   {"id": "c", "title_zh": "数值稳定性", "step": "定性分析"}])
     index = build_index(load_knowledge_base(content), "zh")
-    overlap = {n: flags >> 12 & 1 for n, (_, flags) in _postings(index, "定性").items()}
-    assert overlap == {0: 1, 1: 0, 2: 0}
+    # the flag is added to the fields the word was found in (title: bit 0, steps: bit 4), not put in their place
+    fields_and_overlap = {n: flags & 0x1FFF for n, (_, flags) in _postings(index, "定性").items()}
+    assert fields_and_overlap == {0: 1 | 1 << 12, 1: 1, 2: 1 | 1 << 4}
     assert {n: flags >> 12 & 1 for n, (_, flags) in _postings(index, "稳定").items()} == {0: 0, 2: 0}
 
 

@@ -229,6 +229,20 @@ def test_a_word_matched_in_part_counts_its_share():
     assert [_matches(r)["显存不足"] for r in results] == [0.2, 0.1]  # all of it in the steps; half of it
 
 
+def test_words_that_cross_are_one_unit_of_the_query():
+    # 执行程序: 执行 and 程序 (doc1, quick fix), and 行程 (doc0, title), which reads across them. 执行 and 程序 are in ten
+    # entries each, 行程 in one: as a unit of its own, rare 行程 would outweigh both (doc0 0.58, doc1 0.25). As one
+    # unit, doc1 matches all of it at 0.6, doc0 half of it at 1
+    def common(first: int) -> list[int]:
+        return [value for n in range(first, first + 10) for value in (n, 100, STEPS)]
+
+    files = index({"执行": [1, 100, QUICK_FIX, *common(2)], "程序": [1, 100, QUICK_FIX, *common(10)],
+                   "行程": [0, 900, TITLE | title_chars(2, 0)]}, 20)
+    results = search(files, "执行程序")
+    assert results[0]["explain"]["queryUnits"] == ["执行程序"]
+    assert [(r["id"], _matches(r)["执行程序"]) for r in results[:2]] == [("doc1", 0.6), ("doc0", 0.5)]
+
+
 def test_an_identifier_is_found_whole():
     # torch.load is an identifier of doc1; doc0 has both words apart
     files = index({"torch": [0, 900, STEPS, 1, 100, STEPS], "load": [0, 900, STEPS, 1, 100, STEPS],

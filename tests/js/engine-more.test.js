@@ -8,11 +8,14 @@ const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, ma
 const { Engine } = load("engine");
 const units = async (files, query, settings) => (await search(files, query, settings))[0].explain.queryUnits;
 
-test("units: Chinese words that overlap are units of their own; only a word inside another joins it", async () => {
+test("units: Chinese words that share characters are one unit, the stretch they cover; words that only touch are two", async () => {
   const docs = terms => index(Object.fromEntries(terms.map((t, n) => [t, [n, 100, STEPS]])), terms.length);
-  assert.deepEqual(await units(docs(["甲乙", "乙丙丁"]), "甲乙丙丁"), ["甲乙", "乙丙丁"]);
-  assert.deepEqual(await units(docs(["甲乙丙", "丙丁"]), "甲乙丙丁"), ["甲乙丙", "丙丁"]);
+  assert.deepEqual(await units(docs(["甲乙", "乙丙丁"]), "甲乙丙丁"), ["甲乙丙丁"]);
+  assert.deepEqual(await units(docs(["甲乙丙", "丙丁"]), "甲乙丙丁"), ["甲乙丙丁"]);
   assert.deepEqual(await units(docs(["甲乙丙丁", "乙丙"]), "甲乙丙丁"), ["甲乙丙丁"]);
+  assert.deepEqual(await units(docs(["甲乙", "乙丙", "丙丁"]), "甲乙丙丁"), ["甲乙丙丁"]);  // a chain
+  assert.deepEqual(await units(docs(["甲乙", "丙丁"]), "甲乙丙丁"), ["甲乙", "丙丁"]);
+  assert.deepEqual(await units(docs(["丙丁", "甲乙"]), "甲乙丙丁戊甲乙"), ["甲乙", "丙丁"]);  // a unit once, in order
 });
 
 test("parts: a part after a better one is counted too, when they do not overlap", async () => {

@@ -142,6 +142,18 @@ test("a word found only where it overlaps the entry's words matches at half", as
   assert.deepEqual(whole.map(r => r.id), ["doc0", "doc1"]);
 });
 
+test("words that cross are one unit: a word read across two is not a third word of the query", async () => {
+  // 执行程序: 执行 and 程序 (doc1, quick fix), and 行程 (doc0, title), which reads across them; 执行 and 程序 are in
+  // ten entries each, 行程 in one. As a unit of its own, rare 行程 would outweigh both words: doc0 0.58 against 0.25.
+  // As one unit, doc1 matches all of it at 0.6, doc0 half of it at 1
+  const common = n => Array.from({ length: 10 }, (_, k) => [k + n, 100, STEPS]).flat();
+  const files = index({ "执行": [1, 100, QUICK_FIX, ...common(2)], "程序": [1, 100, QUICK_FIX, ...common(10)],
+    "行程": [0, 900, TITLE | titleChars(2, 0)] }, 20);
+  const found = await search(files, "执行程序");
+  assert.deepEqual(found[0].explain.queryUnits, ["执行程序"]);
+  assert.deepEqual(found.slice(0, 2).map(r => [r.id, matches(r)["执行程序"]]), [["doc1", 0.6], ["doc0", 0.5]]);
+});
+
 test("a word matched in part counts its share", async () => {
   const files = index({ "显存不足": [1, 100, STEPS], "显存": [0, 900, STEPS, 1, 100, STEPS], "不足": [1, 100, STEPS] }, 2);
   const found = await search(files, "显存不足");

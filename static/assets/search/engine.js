@@ -58,11 +58,26 @@
     return Math.min(1, total);
   }
 
-  /* Each [start, end) of `spans` with the longest of `spans` that contains it (itself when none is longer): a word
-   * of the query and the words inside it (显存 and 不足 in 显存不足) are one piece of the query, the longer word. */
+  /* Each [start, end) of `spans` with the longest of `spans` that contains it (itself when none is longer): a pinyin
+   * reading and the readings inside it (xiancun in xiancunbuzu) are one piece of the query, the longer reading. */
   function nested(spans) {
     return spans.map(span => [span, spans.reduce((wide, s) =>
       s[0] <= span[0] && span[1] <= s[1] && s[1] - s[0] > wide[1] - wide[0] ? s : wide, span)]);
+  }
+
+  /* Each [start, end) of `spans` with the stretch that it and the spans overlapping it (and theirs, in turn) cover:
+   * the Chinese words of a query that share characters are one piece of it, the longer word with the words inside
+   * it (显存不足: 显存, 不足) and the words that cross (執行程式: 執行, 程式, and 行程, which only reads across the two;
+   * an entry matches the piece by its best parts that do not overlap). `spans` come in the order of their starts, as
+   * readTyped finds them, so the stretches come in order and apart: the first that ends at or after a span holds it. */
+  function stretches(spans) {
+    const merged = [];
+    for (const [start, end] of spans) {
+      const last = merged[merged.length - 1];
+      if (last && start < last[1]) last[1] = Math.max(last[1], end);
+      else merged.push([start, end]);
+    }
+    return spans.map(span => [span, merged.find(stretch => span[1] <= stretch[1])]);
   }
 
   /* What of a query is analysed: all of it, or of a paste longer than `limit` its first and last limit / 2
@@ -276,7 +291,7 @@
               pieces.push([i, i + n]);
               covered.fill(true, i, i + n);
             }
-        for (const [[a, b], [outerA, outerB]] of nested(pieces)) {
+        for (const [[a, b], [outerA, outerB]] of stretches(pieces)) {
           const unit = run.text.slice(outerA, outerB), piece = run.text.slice(a, b);
           for (const [term, reading] of meanings(piece))
             query.add(term, { units: [unit], span: [run.start + a, run.start + b], within: [run.start + outerA, run.start + outerB],

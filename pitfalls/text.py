@@ -60,8 +60,8 @@ def stem(word: str) -> str:
     """A small suffix stemmer for English words (plurals, -ed, -ing, -ation, final e, y)."""
     if len(word) <= 3 or not word.isalpha():
         return word
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
+    if word.endswith(("ies", "ied")):
+        word = word[:-3] + ("y" if len(word) > 4 else "ie")
     elif word.endswith("sses"):
         word = word[:-2]
     elif word.endswith(("ches", "shes", "xes", "zes")):

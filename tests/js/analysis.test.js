@@ -51,6 +51,12 @@ test("stem: plurals", () => {
   for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
 });
 
+test("stem: -ied as -ies, so that a past and a plural meet (kernel died, worker dies; tried, tries, try)", () => {
+  const cases = { died: "die", dies: "die", die: "die", lied: "lie", tied: "tie", tried: "try", tries: "try", try: "try",
+    cried: "cry", applied: "appli", applies: "appli", copied: "copi", studied: "studi" };
+  for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
+});
+
 test("stem: -ed, -ing, -ation, doubled consonants, final -e and -y", () => {
   const cases = { installation: "install", configuration: "configur", fooation: "foo", running: "run", stopped: "stop",
     stepping: "step", wrapped: "wrap", killed: "kill", missing: "miss", buzzing: "buzz", called: "call", passed: "pass",

@@ -38,7 +38,7 @@
 
   function stem(word) {
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-    if (word.endsWith("ies") && word.length > 4) word = word.slice(0, -3) + "y";
+    if (word.endsWith("ies") || word.endsWith("ied")) word = word.slice(0, -3) + (word.length > 4 ? "y" : "ie");
     else if (word.endsWith("sses")) word = word.slice(0, -2);
     else if (["ches", "shes", "xes", "zes"].some(s => word.endsWith(s))) word = word.slice(0, -2);
     else if (word.endsWith("s") && !["ss", "us", "is"].some(s => word.endsWith(s))) word = word.slice(0, -1);

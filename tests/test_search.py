@@ -28,7 +28,7 @@ WORDS = """memory memories hang hangs hanging hanged freeze freezes freezing fro
 installing installs exit exited exits process processes processing loss losses gradient gradients checkpoint
 checkpointing checkpoints running stopped added embed embedding speed needed used using fixes fixed boxes status
 analysis windows devices device quantization quantize quantized dependencies dependency converges convergence
-mismatch mismatches disconnected disconnects connection timed timeout applies applied apply died dies tried was is this gpus cuda12 nan
+mismatch mismatches disconnected disconnects connection timed timeout applies applied apply died dies tried hung frozen ran built was is this gpus cuda12 nan
 a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg fail2ban resnet101 3a3a0a1 deadbeef""".split()
 TEXTS = ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity)",
          "ＯＯＭ　ｆｕｌｌ－ｗｉｄｔｈ text, 全角字符 and ①②",
@@ -100,6 +100,7 @@ def test_python_and_js_analyse_text_alike():
     assert stem("memories") == stem("memory") and stem("hanging") == stem("hangs") == stem("hang")
     assert stem("installation") == stem("installed") == stem("install")
     assert stem("died") == stem("dies") == stem("die") and stem("tried") == stem("tries") == stem("try")
+    assert stem("hung") == stem("hang") and stem("frozen") == stem("freezes") and stem("ran") == stem("running")
 
 
 def _browser_rankings(browser, site_url: str, queries: list[dict]) -> dict[tuple[str, str], list[str]]:

@@ -57,6 +57,13 @@ test("stem: -ied as -ies, so that a past and a plural meet (kernel died, worker 
   for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
 });
 
+test("stem: the irregular pasts of the field's verbs meet their verbs (training hung: hang)", () => {
+  const cases = { hung: "hang", froze: "freez", frozen: "freez", broke: "break", broken: "break", ran: "run",
+    wrote: "writ", written: "writ", threw: "throw", thrown: "throw", built: "build", sent: "send",
+    constructor: "constructor" };  // an object's inherited member is no verb
+  for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
+});
+
 test("stem: -ed, -ing, -ation, doubled consonants, final -e and -y", () => {
   const cases = { installation: "install", configuration: "configur", fooation: "foo", running: "run", stopped: "stop",
     stepping: "step", wrapped: "wrap", killed: "kill", missing: "miss", buzzing: "buzz", called: "call", passed: "pass",

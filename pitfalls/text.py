@@ -24,8 +24,10 @@ MAX_WORD_CHARS = 12
 """The longest Chinese word kept whole (dictionary, index terms); longer ones are left to their parts."""
 _NOT_WORD = re.compile(f"[^a-z0-9{HAN}]+")
 _VOWELS = set("aeiouy")
-IRREGULAR = {"hung": "hang", "froze": "freeze", "frozen": "freeze", "broke": "break", "broken": "break", "ran": "run",
-             "wrote": "write", "written": "write", "threw": "throw", "thrown": "throw", "built": "build", "sent": "send"}
+_IRREGULAR_PASTS = {"hung": "hang", "froze": "freeze", "frozen": "freeze", "broke": "break", "broken": "break",
+                    "ran": "run", "wrote": "write", "written": "write", "threw": "throw", "thrown": "throw",
+                    "built": "build", "sent": "send"}
+"""Past forms of verbs that errors and their readers use, to their verb; the stemmer goes on from there."""
 _NOISE = re.compile(f"{UUID}|0x[0-9a-f]+|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{{7,}}")
 """Words that are noise, not names: UUIDs, 0x addresses, hex hashes (7+ hex digits with a letter and
 a digit, as a short git hash). Names with digits (fail2ban, resnet101, libcudnn8) have other letters."""
@@ -60,7 +62,7 @@ def name_parts(word: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A small suffix stemmer for English words (plurals, -ed, -ing, -ation, final e, y)."""
-    word = IRREGULAR.get(word, word)
+    word = _IRREGULAR_PASTS.get(word, word)
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith(("ies", "ied")):

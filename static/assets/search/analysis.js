@@ -14,9 +14,9 @@
   const NOT_WORD = new RegExp(`[^a-z0-9${HAN}]+`, "g");
   const IS_HAN = new RegExp(`^[${HAN}]`);
   const VOWELS = "aeiouy";
-  const IRREGULAR = { hung: "hang", froze: "freeze", frozen: "freeze", broke: "break", broken: "break", ran: "run",
-    wrote: "write", written: "write", threw: "throw", thrown: "throw", built: "build", sent: "send" };
-  const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+  const IRREGULAR_PASTS = new Map(Object.entries({ hung: "hang", froze: "freeze", frozen: "freeze", broke: "break",
+    broken: "break", ran: "run", wrote: "write", written: "write", threw: "throw", thrown: "throw", built: "build",
+    sent: "send" }));  // pitfalls/text.py _IRREGULAR_PASTS
   const COMPOUND = /(?=[0-9._-]*[a-z])[a-z0-9]+(?:[._-][a-z0-9]+)+/g;
   const MAX_COMPOUND_CHARS = 40;
 
@@ -40,7 +40,7 @@
   }
 
   function stem(word) {
-    if (has(IRREGULAR, word)) word = IRREGULAR[word];
+    word = IRREGULAR_PASTS.get(word) || word;
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
     if (word.endsWith("ies") || word.endsWith("ied")) word = word.slice(0, -3) + (word.length > 4 ? "y" : "ie");
     else if (word.endsWith("sses")) word = word.slice(0, -2);

@@ -61,7 +61,8 @@ def name_parts(word: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A small suffix stemmer for English words (plurals, -ed, -ing, -ation, final e, y)."""
+    """A small suffix stemmer for English words (a few irregular pasts, plurals, -ies and -ied, -ed, -ing, -ation,
+    final e, y); analysis.js stem() is the same."""
     word = _IRREGULAR_PASTS.get(word, word)
     if len(word) <= 3 or not word.isalpha():
         return word

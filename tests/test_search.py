@@ -28,8 +28,9 @@ WORDS = """memory memories hang hangs hanging hanged freeze freezes freezing fro
 installing installs exit exited exits process processes processing loss losses gradient gradients checkpoint
 checkpointing checkpoints running stopped added embed embedding speed needed used using fixes fixed boxes status
 analysis windows devices device quantization quantize quantized dependencies dependency converges convergence
-mismatch mismatches disconnected disconnects connection timed timeout applies applied apply died dies tried hung frozen ran built was is this gpus cuda12 nan
-a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg fail2ban resnet101 3a3a0a1 deadbeef""".split()
+mismatch mismatches disconnected disconnects connection timed timeout applies applied apply died dies tried hung
+frozen ran built was is this gpus cuda12 nan a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg
+fail2ban resnet101 3a3a0a1 deadbeef""".split()
 TEXTS = ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity)",
          "ＯＯＭ　ｆｕｌｌ－ｗｉｄｔｈ text, 全角字符 and ①②",
          "torch.onnx.export 报 shape mismatch 或 unsupported op aten::scaled_dot_product_attention",

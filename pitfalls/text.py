@@ -22,7 +22,9 @@ PIECES = re.compile(f"([{HAN}]+)|({UUID}|[a-z0-9]+)")
 one word (which `keep_word` drops), not five."""
 MAX_WORD_CHARS = 12
 """The longest Chinese word kept whole (dictionary, index terms); longer ones are left to their parts."""
-_NOT_WORD = re.compile(f"[^a-z0-9{HAN}]+")
+_NOT_MESSAGE = re.compile(f"[^a-z0-9{HAN}<>+%#@$&]+")
+"""What a message key drops: separators, quotes, brackets and markup, which a copy of a message may have otherwise;
+kept: the symbols that are content (invalid load key, '<' is an HTML page, 'v' a git-lfs pointer; c++; 100%)."""
 _VOWELS = set("aeiouy")
 _IRREGULAR_PASTS = {"hung": "hang", "froze": "freeze", "frozen": "freeze", "broke": "break", "broken": "break",
                     "ran": "run", "wrote": "write", "written": "write", "threw": "throw", "thrown": "throw",
@@ -107,9 +109,9 @@ def english_terms(text: str) -> list[str]:
 
 
 def message_key(text: str) -> str:
-    """An error message reduced to its letters, digits and Chinese: what two copies of one message share
-    (search's exact-message match; duplicate detection also reads every digit as 0)."""
-    return _NOT_WORD.sub("", normalize(text))
+    """An error message reduced to its letters, digits, Chinese and the symbols that are content (`<>+%#@$&`): what
+    two copies of one message share (search's exact-message match; duplicate detection also reads every digit as 0)."""
+    return _NOT_MESSAGE.sub("", normalize(text))
 
 
 class Segmenter:

@@ -141,7 +141,7 @@ TOP1_AT_LEAST = {
     "pinyin": 0.94, "traditional": 0.94, "regional": 0.93, "typo": 0.93, "digits": 0.93,
 }
 CORPUS_TOP1_AT_LEAST = {
-    "zh-phrase": 0.83, "zh-word": 0.76, "mixed": 0.84, "error": 0.92, "colloquial": 0.8, "en": 0.88, "pinyin": 0.92,
+    "zh-phrase": 0.83, "zh-word": 0.76, "mixed": 0.84, "error": 0.96, "colloquial": 0.8, "en": 0.88, "pinyin": 0.92,
     "traditional": 0.87, "regional": 0.79, "typo": 0.91, "digits": 0.88, "question": 0.84, "cross-language": 0.92,
     "full-width": 0.92, "log-line": 0.8,
 }

@@ -312,7 +312,8 @@ def test_the_files_of_an_index(tmp_path):
 def test_a_result_shows_its_sections_and_its_error_messages_once(tmp_path):
     extra = ('cause: {zh: 原因, en: The cause}\nenvironment: {os: Ubuntu 22.04}\n'
              'verification: {zh: 再试, en: Try again, code: nvidia-smi}\n'
-             'signatures:\n  - exact: "CUDA error: out of memory"\n  - exact: "NCCL timeout <num>"\n  - regex: "watchdog \\\\d+"\n')
+             'signatures:\n  - exact: "CUDA error: out of memory"\n  - exact: "NCCL timeout <num>"\n  - regex: "watchdog \\\\d+"\n'
+             '  - exact: "invalid load key, \'<\'."\n')
     content = _content(tmp_path, [{"id": "a", "symptom": "CUDA Error: out of memory!", "extra": extra}])
     (content / "entries" / "a.yml").write_text((content / "entries" / "a.yml").read_text(encoding="utf-8").replace(
         'symptoms:\n', 'symptoms:\n  - {zh: "：：", en: "::"}\n'), encoding="utf-8")
@@ -320,10 +321,11 @@ def test_a_result_shows_its_sections_and_its_error_messages_once(tmp_path):
     assert doc == {
         "location": "a/", "title": "标题", "tags": ["CUDA"],
         "sections": [[2, ["减小批量"]], [3, ["：：", "CUDA Error: out of memory!", "CUDA error: out of memory",
-                                               "NCCL timeout"]],
+                                               "NCCL timeout", "invalid load key, '<'."]],
                      [4, ["步骤"]], [5, ["原因"]], [6, ["再试 nvidia-smi"]], [7, ["操作系统 Ubuntu 22.04"]]],
-        # letters, digits and Chinese only; once; a signature with a placeholder is no whole message
-        "messages": ["cudaerroroutofmemory"],
+        # letters, digits, Chinese and the symbols that are content (< of an HTML page); once; a signature with a
+        # placeholder is no whole message
+        "messages": ["cudaerroroutofmemory", "invalidloadkey<"],
     }
 
 

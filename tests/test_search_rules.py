@@ -318,6 +318,14 @@ def test_the_message_rule_needs_eight_characters_whole_or_sixteen_in_part():
     assert first(files, "killed by oom kille", options={"minPartialChars": 17}) == "doc0"
 
 
+def test_a_messages_symbols_count_in_the_message_rule():
+    # invalid load key, '<' is a web page saved as weights, 'v' a git-lfs pointer: the symbol is the message
+    terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("invalid", "load", "kei")}
+    files = index(terms, 2, messages={0: ["invalidloadkeyv"], 1: ["invalidloadkey<"]})
+    assert rank(files, "invalid load key, '<'.") == ["doc1", "doc0"]
+    assert rank(files, "invalid load key, 'v'.") == ["doc0", "doc1"]
+
+
 def test_at_most_ten_results():
     files = index({"alpha": [n for d in range(12) for n in (d, 100, STEPS)]}, 12)
     assert len(rank(files, "alpha")) == 10

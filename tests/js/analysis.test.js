@@ -117,10 +117,13 @@ test("compounds: identifiers joined by . _ or - with a letter, whole, their word
   assert.deepEqual(analysis.compounds(forty + "b"), []);  // over 40 characters: a path or a paste
 });
 
-test("messageKey: normalized, letters, digits and Chinese only", () => {
+test("messageKey: normalized; letters, digits, Chinese and the symbols that are content", () => {
   assert.equal(analysis.messageKey("CUDA error: out of memory!"), "cudaerroroutofmemory");
   assert.equal(analysis.messageKey("显存 不足（OOM）"), "显存不足oom");
   assert.equal(analysis.messageKey("ＯＯＭ_killed-1"), "oomkilled1");
+  // separators, quotes, brackets and markup go; < > + % # @ $ & stay: '<' and 'v' are two different messages
+  assert.equal(analysis.messageKey("_pickle.UnpicklingError: invalid load key, '<'."), "pickleunpicklingerrorinvalidloadkey<");
+  assert.equal(analysis.messageKey("`g++` at 100%: #include <x> @ $HOME && ~/a.*b=c|d^e;f?[g]{h}\"\\"), "g++at100%#include<x>@$home&&abcdefgh");
 });
 
 test("isHan: a term that starts with a Chinese character", () => {

@@ -248,6 +248,14 @@ test("the message rule needs eight characters whole, or sixteen of the query ins
   assert.deepEqual(part.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 1], ["doc0", false, 0]]);
 });
 
+test("a message's symbols count in the message rule: load key '<' is not load key 'v'", async () => {
+  const terms = {};
+  for (const t of ["invalid", "load", "kei"]) terms[t] = [0, 900, STEPS, 1, 100, STEPS];
+  const files = index(terms, 2, { messages: { 0: ["invalidloadkeyv"], 1: ["invalidloadkey<"] } });
+  assert.deepEqual(await rank(files, "invalid load key, '<'."), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "invalid load key, 'v'."), ["doc0", "doc1"]);
+});
+
 test("a message of the query found whole counts more than the query found in a message", async () => {
   const terms = { oom: [0, 900, STEPS, 1, 100, STEPS, 2, 500, STEPS] };
   const files = index(terms, 3, { messages: { 0: ["xxoomkilledbythekernelxx"], 2: ["oomkilledbythekernel"] } });

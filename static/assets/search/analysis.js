@@ -11,7 +11,9 @@
   const UUID = "[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}";
   const PIECES = new RegExp(`([${HAN}]+)|(${UUID}|[a-z0-9]+)`, "g");
   const NOISE = new RegExp(`^(?:${UUID}|0x[0-9a-f]+|(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,})$`);
-  const NOT_WORD = new RegExp(`[^a-z0-9${HAN}]+`, "g");
+  // What a message key drops: separators, quotes, brackets and markup, which a copy of a message may have otherwise;
+  // kept: the symbols that are content (invalid load key, '<' is an HTML page, 'v' a git-lfs pointer; c++; 100%)
+  const NOT_MESSAGE = new RegExp(`[^a-z0-9${HAN}<>+%#@$&]+`, "g");
   const IS_HAN = new RegExp(`^[${HAN}]`);
   const VOWELS = "aeiouy";
   const IRREGULAR_PASTS = new Map(Object.entries({ hung: "hang", froze: "freeze", frozen: "freeze", broke: "break",
@@ -80,7 +82,7 @@
   }
 
   function messageKey(text) {
-    return normalize(text).replace(NOT_WORD, "");
+    return normalize(text).replace(NOT_MESSAGE, "");
   }
 
   function isHan(term) {

@@ -76,7 +76,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4)]
-    assert index.manifest["formatVersion"] == 5 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 6 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -207,24 +207,30 @@ def test_a_shard_is_fnv1a_over_the_code_points_of_the_shard_key():
 def test_the_shard_count_is_the_smallest_power_of_two_of_about_12_kb_a_shard():
     assert [_shard_count(size) for size in (0, 12_000, 12_001, 24_000, 24_001, 100_000)] == [1, 1, 2, 2, 4, 16]
     # a term's postings are counted as 6 bytes a value and 3 a character of the term (a Chinese one in UTF-8)
-    assert len(_term_shards({"cuda": array("i", range(1998))}, [])) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
-    assert len(_term_shards({"cuda": array("i", range(1999))}, [])) == 2  # 12,006 bytes
-    assert len(_term_shards({"显存不足": array("i", range(1998))}, [])) == 1
+    assert len(_term_shards({"cuda": array("i", range(1998))}, [], {})) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
+    assert len(_term_shards({"cuda": array("i", range(1999))}, [], {})) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存不足": array("i", range(1998))}, [], {})) == 1
     # and a traditional or regional form as 6 bytes a character: 显存's forms 顯存 and 視訊記憶體 (2 + 5 characters)
-    assert len(_term_shards({"显存": array("i", range(1992))}, ["显存"])) == 1  # 6 + 11,952 + 42 = 12,000 bytes
-    assert len(_term_shards({"显存": array("i", range(1993))}, ["显存"])) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存": array("i", range(1992))}, ["显存"], {})) == 1  # 6 + 11,952 + 42 = 12,000 bytes
+    assert len(_term_shards({"显存": array("i", range(1993))}, ["显存"], {})) == 2  # 12,006 bytes
+    # and a message as 3 bytes a character of its key and 6 its entry's number: 12 + 11,964 + 6 × 3 + 6 = 12,000
+    assert len(_term_shards({"cuda": array("i", range(1994))}, [], {"cuda": [0, "cudaoo"]})) == 1
+    assert len(_term_shards({"cuda": array("i", range(1994))}, [], {"cuda": [0, "cudaoom"]})) == 2  # 12,003 bytes
 
 
 def test_terms_and_their_forms_go_to_the_shard_of_their_key_in_sorted_order():
     postings = {term: array("i", [0, 100, 1] * 250) for term in ("显存", "显", "卡住", "cuda", "nccl", "顯")}
-    shards = _term_shards(postings, ["显存", "显", "卡住"])
+    messages = {"nccl": [1, "nccltimeout"], "cuda": [0, "cudaoom", 2, "cudaerror"]}
+    shards = _term_shards(postings, ["显存", "显", "卡住"], messages)
     assert len(shards) == 4  # 6 terms × 750 values × 6 bytes = 27 KB
     for k, shard in enumerate(shards):
         assert list(shard["terms"]) == sorted(shard["terms"]) and list(shard["variants"]) == sorted(shard["variants"])
-        assert all(shard_of(term, 4) == k for term in [*shard["terms"], *shard["variants"]])
+        assert list(shard["messages"]) == sorted(shard["messages"])
+        assert all(shard_of(term, 4) == k for term in [*shard["terms"], *shard["variants"], *shard["messages"]])
     terms = {term: flat for shard in shards for term, flat in shard["terms"].items()}
     variants = {form: simplified for shard in shards for form, simplified in shard["variants"].items()}
     assert terms == postings
+    assert {term: listed for shard in shards for term, listed in shard["messages"].items()} == messages
     # 顯 is a term itself (its postings stand): not a form of 显; 卡住 is written the same in every form
     assert variants == {"顯存": ["显存"], "視訊記憶體": ["显存"]}
 
@@ -266,7 +272,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 5, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 6, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
@@ -327,6 +333,33 @@ def test_a_result_shows_its_sections_and_its_error_messages_once(tmp_path):
         # placeholder is no whole message
         "messages": ["cudaerroroutofmemory", "invalidloadkey<"],
     }
+
+
+def test_each_error_message_is_listed_under_its_rarest_word_in_that_words_shard(tmp_path):
+    # so that the message rule finds every entry whose message a query contains (format 6), not only the first ten
+    content = _content(tmp_path, [
+        {"id": "a", "symptom": "CUDA error: out of memory"},
+        {"id": "b", "symptom": "NCCL error: unhandled system error"},
+        {"id": "c", "symptom": "CUDA error: device-side assert triggered",
+         "extra": 'signatures:\n  - exact: "RuntimeError: CUDA error: device-side assert triggered"\n'},
+        {"id": "d", "symptom": "显存不足"},  # no English word: left to the d/ files of the first ten
+        {"id": "e", "symptom": "zz memory"},
+        {"id": "f", "symptom": "max_model_len too large"},  # an identifier is a word a query fetches too
+        {"id": "g", "symptom": "max model len too large"},
+    ])
+    (content / "synonyms.yml").write_text("stopwords: [zz, of]\n", encoding="utf-8")
+    index = build_index(load_knowledge_base(content), "zh")
+    listed = {term: items for shard in index.shards for term, items in shard["messages"].items()}
+    assert listed == {
+        # the word in fewest entries (memory is in two, out in one), not filler, which no query fetches (of, zz)
+        "out": [0, "cudaerroroutofmemory"],
+        "nccl": [1, "ncclerrorunhandledsystemerror"],  # of words in as few entries, the first in order
+        "assert": [2, "cudaerrordevicesideasserttriggered", 2, "runtimeerrorcudaerrordevicesideasserttriggered"],
+        "memori": [4, "zzmemory"],
+        "max_model_len": [5, "maxmodellentoolarge"],
+        "larg": [6, "maxmodellentoolarge"],
+    }
+    assert all(shard_of(term, len(index.shards)) == k for k, shard in enumerate(index.shards) for term in shard["messages"])
 
 
 def test_query_filler_is_normalised_with_its_traditional_forms(tmp_path):

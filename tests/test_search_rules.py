@@ -26,10 +26,11 @@ def title_chars(han: int, latin: int) -> int:
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
-          titles=None, variants=None) -> dict:
-    """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …"""
+          anchored=None, titles=None, variants=None) -> dict:
+    """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
+    entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 5, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 6, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -37,7 +38,8 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
-    files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}}, "p/0.json": pinyin or {}}
+    files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}, "messages": anchored or {}},
+             "p/0.json": pinyin or {}}
     files |= {f"w/{n}.json": w for n, w in (words or {}).items()}
     files |= {f"d/{n}.json": {"location": f"doc{n}/", "title": (titles or {}).get(n, f"doc {n}"), "tags": [],
                               "sections": [], "messages": (messages or {}).get(n, [])} for n in range(docs)}
@@ -320,10 +322,19 @@ def test_the_message_rule_needs_eight_characters_whole_or_sixteen_in_part():
 
 def test_a_messages_symbols_count_in_the_message_rule():
     # invalid load key, '<' is a web page saved as weights, 'v' a git-lfs pointer: the symbol is the message
-    terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("invalid", "load", "kei")}
+    terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("invalid", "load", "key")}
     files = index(terms, 2, messages={0: ["invalidloadkeyv"], 1: ["invalidloadkey<"]})
     assert rank(files, "invalid load key, '<'.") == ["doc1", "doc0"]
     assert rank(files, "invalid load key, 'v'.") == ["doc0", "doc1"]
+
+
+def test_a_message_listed_under_a_word_of_the_query_puts_its_entry_first_however_far_the_other_rules_put_it():
+    # doc1's message is listed under key, its rarest word (index format 6): found without its d/ file, past maxResults
+    terms = {t: [0, 900, TITLE, 1, 100, STEPS] for t in ("invalid", "load", "key")}
+    files = index(terms, 2, messages={1: ["invalidloadkeyv"]}, anchored={"key": [1, "invalidloadkeyv"]})
+    assert rank(files, "invalid load key, 'v'.", options={"maxResults": 1}) == ["doc1"]
+    assert rank(files, "invalid load key, '<'.", options={"maxResults": 1}) == ["doc0"]
+    assert rank(files, "invalid load key, 'v'.", options={"maxResults": 1, "minMessageChars": 16}) == ["doc0"]
 
 
 def test_at_most_ten_results():
@@ -398,7 +409,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 5: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 6: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

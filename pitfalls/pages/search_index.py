@@ -9,8 +9,9 @@ once with BM25F; this module puts them into small files the engine fetches on de
                                fields, longest Chinese term, synonyms (and their terms no entry has),
                                stop words, pinyin syllables
     search/worker.js           the engine's modules, the manifest and Material's worker protocol in one file
-    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, and the
-                               traditional / Taiwan / Hong Kong forms of the Chinese terms there
+    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, the
+                               traditional / Taiwan / Hong Kong forms of the Chinese terms there, and
+                               the error messages whose rarest word is one of those terms
     search/p/<k>.json          pinyin → Chinese terms, by first syllable (loaded only for pinyin queries)
     search/w/<n>.json          the English terms of n letters (loaded only to correct a typo)
     search/d/<n>.json          what a result shows of entry n, and its error messages
@@ -27,24 +28,29 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from ..records.model import KnowledgeBase
+from ..records.model import KnowledgeBase, Record
 from ..records.signatures import is_literal
 from ..settings import SEARCH_JS
 from ..text import (
+    COMPOUND,
     HAN_CHARACTER,
     MAX_WORD_CHARS,
+    PIECES,
     chinese_variants,
+    compound_term,
+    keep_word,
     message_key,
     normalize,
     pinyin_reading,
     pinyin_syllables,
     release_dictionaries,
+    stem,
 )
 from .render import ui_strings
 from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
 from .search_scoring import SCORE_SCALE, score_postings
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -75,7 +81,8 @@ class SearchIndex:
     """manifest.json."""
     shards: list[dict]
     """t/<k>.json for k in range(len(shards)): {"terms": term → postings, "variants": traditional or
-    regional form → the simplified terms it stands for}, by the shard key of the term or form."""
+    regional form → the simplified terms it stands for, "messages": term → [entry, message key, ...] of the
+    error messages whose rarest word the term is}, by the shard key of the term or form."""
     pinyin: list[dict]
     """p/<k>.json: toneless pinyin of a Chinese term, syllables joined → the terms read so, by the
     shard of the first syllable (the query side knows where a syllable starts, not where a term ends)."""
@@ -121,7 +128,7 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
-    shards = _term_shards(postings, chinese)
+    shards = _term_shards(postings, chinese, _message_anchors(base, lang, postings, stopwords))
     absent = sorted(synonym_terms - postings.keys())
     manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words)
     index = SearchIndex(manifest, shards, pinyin, words, docs)
@@ -129,17 +136,39 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     return index
 
 
-def _term_shards(postings: dict[str, array], chinese: list[str]) -> list[dict]:
-    """t/<k>.json: the postings, and the traditional and regional forms of the Chinese terms, by shard key."""
+def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[str, list]) -> list[dict]:
+    """t/<k>.json: the postings, the traditional and regional forms of the Chinese terms, and the error messages
+    by their anchor term, by shard key."""
     variants = {form: sorted(terms) for form, terms in chinese_variants(chinese).items() if form not in postings}
-    size = sum(len(t) * 3 + 6 * len(p) for t, p in postings.items()) + sum(len(f) * 6 for f in variants)
+    size = (sum(len(t) * 3 + 6 * len(p) for t, p in postings.items()) + sum(len(f) * 6 for f in variants)
+            + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
     count = _shard_count(size)
-    shards: list[dict] = [{"terms": {}, "variants": {}} for _ in range(count)]
+    shards: list[dict] = [{"terms": {}, "variants": {}, "messages": {}} for _ in range(count)]
     for term in sorted(postings):
         shards[shard_of(term, count)]["terms"][term] = postings[term]
     for form in sorted(variants):
         shards[shard_of(form, count)]["variants"][form] = variants[form]
+    for term in sorted(messages):
+        shards[shard_of(term, count)]["messages"][term] = messages[term]
     return shards
+
+
+def _message_anchors(base: KnowledgeBase, lang: str, postings: dict[str, array], stopwords: frozenset[str]) -> dict[str, list]:
+    """term → [entry, message key, ...]: each error message of each entry, listed under its rarest English word
+    (or identifier) that a query containing the message fetches the shard of (not filler). The message rule then finds
+    every entry whose message a query contains, not only those the other rules put among the first maxResults,
+    whose d/ files carry their messages (docs/SEARCH.md). A message without such a word (all Chinese) is left to those."""
+    anchored: dict[str, list] = defaultdict(list)
+    for doc, record in enumerate(base.records):
+        for key, text in _messages(record, lang).items():
+            normalized = normalize(text)
+            words = [stem(m.group(2)) for m in PIECES.finditer(normalized)
+                     if m.group(2) and keep_word(m.group(2)) and m.group(2) not in stopwords]
+            words += [term for c in COMPOUND.findall(normalized) if (term := compound_term(c))]
+            known = [w for w in words if w in postings]
+            if known:
+                anchored[min(known, key=lambda w: (len(postings[w]), w))] += [doc, key]
+    return anchored
 
 
 def _pinyin_shards(chinese: list[str]) -> list[dict]:
@@ -220,10 +249,17 @@ def _doc_data(text: EntryText, lang: str) -> dict:
         "title": text.fields["title"][0],
         "tags": [tag.get(lang) for tag in record.tags],
         "sections": sections,
-        "messages": [key for key in dict.fromkeys(
-            [message_key(s.text.get(lang)) for s in record.symptoms]
-            + [message_key(s.text) for s in record.signatures if is_literal(s)]) if key],
+        "messages": list(_messages(record, lang)),
     }
+
+
+def _messages(record: Record, lang: str) -> dict[str, str]:
+    """An entry's error messages, key → text, each once: its symptoms in `lang` and its literal signatures."""
+    found: dict[str, str] = {}
+    for text in [s.text.get(lang) for s in record.symptoms] + [s.text for s in record.signatures if is_literal(s)]:
+        if key := message_key(text):
+            found.setdefault(key, text)
+    return found
 
 
 def material_stub(lang: str) -> dict:

@@ -250,10 +250,29 @@ test("the message rule needs eight characters whole, or sixteen of the query ins
 
 test("a message's symbols count in the message rule: load key '<' is not load key 'v'", async () => {
   const terms = {};
-  for (const t of ["invalid", "load", "kei"]) terms[t] = [0, 900, STEPS, 1, 100, STEPS];
+  for (const t of ["invalid", "load", "key"]) terms[t] = [0, 900, STEPS, 1, 100, STEPS];
   const files = index(terms, 2, { messages: { 0: ["invalidloadkeyv"], 1: ["invalidloadkey<"] } });
   assert.deepEqual(await rank(files, "invalid load key, '<'."), ["doc1", "doc0"]);
   assert.deepEqual(await rank(files, "invalid load key, 'v'."), ["doc0", "doc1"]);
+});
+
+test("a message listed under a word of the query puts its entry first, however far the other rules put it", async () => {
+  // doc1's message is listed under key, its rarest word (index format 6): found without its d/ file, past maxResults
+  const terms = {};
+  for (const t of ["invalid", "load", "key"]) terms[t] = [0, 900, TITLE, 1, 100, STEPS];
+  const anchored = { key: [1, "invalidloadkeyv"] };
+  const files = index(terms, 2, { messages: { 1: ["invalidloadkeyv"] }, anchored });
+  const one = { options: { maxResults: 1 } };
+  assert.deepEqual(await rank(files, "invalid load key, 'v'.", one), ["doc1"]);
+  assert.deepEqual(await rank(files, "invalid load key, 'v'."), ["doc1", "doc0"]);
+  const found = await search(files, "invalid load key, 'v'.", one);
+  assert.deepEqual(found.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 2]]);
+  // not: a message the query does not contain, one shorter than minMessageChars, one listed under a word not typed
+  assert.deepEqual(await rank(files, "invalid load key, '<'.", one), ["doc0"]);
+  assert.deepEqual(await rank(files, "invalid load key, 'v'.", { options: { maxResults: 1, minMessageChars: 16 } }), ["doc0"]);
+  assert.deepEqual(await rank(files, "invalid load key, 'v'.", { options: { maxResults: 1, minMessageChars: 15 } }), ["doc1"]);
+  const elsewhere = index(terms, 2, { messages: { 1: ["invalidloadkeyv"] }, anchored: { zzz: [1, "invalidloadkeyv"] } });
+  assert.deepEqual(await rank(elsewhere, "invalid load key, 'v'.", one), ["doc0"]);
 });
 
 test("a message of the query found whole counts more than the query found in a message", async () => {

@@ -17,11 +17,11 @@ const FIELDS = [["title", "", "", 1], ["tags", "", "", 0.8], ["quick_fix", "", "
 const titleChars = (han, latin) => han << 13 | latin << 21;
 
 /* A hand-made index: one term shard, entries doc0, doc1, …: {path: content}. */
-function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messages = {}, titles = {}, variants = {},
+function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messages = {}, anchored = {}, titles = {}, variants = {},
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
   shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {} } = {}) {
   const manifest = {
-    formatVersion: 5, lang, docs, shards, maxTermChars, version: "x", fields,
+    formatVersion: 6, lang, docs, shards, maxTermChars, version: "x", fields,
     titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b),
@@ -30,9 +30,11 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   const files = { "manifest.json": manifest, "p/0.json": pinyin };
   // each term and form in the shard of its key (pitfalls/pages/search_index.py)
   const { shardOf } = load("analysis");
-  for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, variants: {} };
+  for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, variants: {}, messages: {} };
   for (const [term, list] of Object.entries(terms)) files[`t/${shardOf(term, shards)}.json`].terms[term] = list;
   for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards)}.json`].variants[form] = list;
+  // `messages`: each entry's message keys in its d/ file; `anchored`: term → [entry, key, ...], in the term's shard
+  for (const [term, list] of Object.entries(anchored)) files[`t/${shardOf(term, shards)}.json`].messages[term] = list;
   for (const [n, list] of Object.entries(words)) files[`w/${n}.json`] = list;
   for (let n = 0; n < docs; n++)
     files[`d/${n}.json`] = { location: locations[n] || `doc${n}/`, title: titles[n] || `doc ${n}`, tags: tags[n] || [],

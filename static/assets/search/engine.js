@@ -22,7 +22,7 @@
 
   const { defaultSearchOptions } = optionsModule;
   const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
-  const FORMAT_VERSION = 5;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 6;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
@@ -188,7 +188,7 @@
     }
 
     shard(term) {
-      return this.loaded.get(shardOf(term, this.manifest.shards)) || { terms: {}, variants: {} };
+      return this.loaded.get(shardOf(term, this.manifest.shards)) || { terms: {}, variants: {}, messages: {} };
     }
 
     postings(term) {
@@ -520,16 +520,20 @@
       }
     }
 
-    /* The first maxResults entries by the rules; the message rule is decided on them, with their d/ files. */
+    /* The first maxResults entries by the rules. The message rule: a message found whole in the query through the
+     * index (any entry), then on the first entries' d/ files (the query in a message; a message the index does not
+     * list under a word of the query: all Chinese, or its word outside the part of a long paste analysed). */
     async rank(text) {
       const query = await this.analyze(text);
-      const hits = [...this.collect(query).values()];
+      const key = messageKey(text);
+      const { minMessageChars, minPartialChars } = this.options;
+      const found = this.collect(query);
+      this.indexedMessages(query, key, found);
+      const hits = [...found.values()];
       const order = ranking.compare(this.rules);
       ranking.evaluate(hits, this.rules);
       const top = ranking.best(hits, order, this.options.maxResults);
       this.markMatched(query, top);
-      const key = messageKey(text);
-      const { minMessageChars, minPartialChars } = this.options;
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
         const whole = hit.data.messages.some(m => m.length >= minMessageChars && key.includes(m));
@@ -538,6 +542,21 @@
       }));
       ranking.evaluate(top, this.rules);
       return { query, hits: top.sort(order) };
+    }
+
+    /* hit.message = 2 for the entries of `hits` with an error message found whole in the query's message key `key`,
+     * through the index: each message is listed under its rarest word, in that word's shard (index format 6), so
+     * an entry the other rules leave below the first maxResults is still found by the message a paste names. */
+    indexedMessages(query, key, hits) {
+      for (const term of query.terms.keys()) {
+        const { messages } = this.shard(term);
+        if (!has(messages, term)) continue;
+        const listed = messages[term];
+        for (let k = 0; k < listed.length; k += 2) {
+          const hit = hits.get(listed[k]);
+          if (hit && listed[k + 1].length >= this.options.minMessageChars && key.includes(listed[k + 1])) hit.message = 2;
+        }
+      }
     }
 
     /* hit.matched for each of `hits`: the query's terms the entry has (what its result marks). */

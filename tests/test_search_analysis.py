@@ -122,7 +122,7 @@ def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
         "id: a\ncategory: training\ntitle: {zh: 显卡驱动}\nquick_fix: {zh: 重装 driver 显卡}\n"
         "symptoms:\n  - {zh: 显卡 driver 报错}\n  - {zh: 报错}\nsteps:\n  - {zh: 重装驱动 的}\ntags: [cuda]\n", encoding="utf-8")
     record = load_knowledge_base(content).record("a")
-    entry = analyze_entry(record, "zh", analyzer, lambda text: {"title": text.fields["title"][0]})
+    entry = analyze_entry(record, "zh", analyzer, lambda text, messages: {"title": text.fields["title"][0]})
     counts = {term: (short, long, flags) for term, short, long, flags
               in zip(entry.terms, entry.short_tf, entry.long_tf, entry.flags, strict=True)}
     assert entry.terms[:8] == ("显卡", "驱动", "显卡驱动", "显", "卡", "驱", "动", "训练")  # in the order met
@@ -141,3 +141,11 @@ def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
     assert entry.long_length == 4 * 4 + 2 * 1
     assert entry.title_chars == (4, 0)
     assert entry.record is record and entry.doc == {"title": "显卡驱动"}
+    # its error messages (the symptoms, each once), each with the words a query containing it looks up
+    assert entry.messages == (("显卡driver报错", ("driver",)), ("报错", ()))
+
+
+def test_a_messages_words_are_those_a_query_looks_up_as_typed(analyzer):
+    # English words stemmed, filler left out, identifiers whole; not the parts of a name, nor any Chinese
+    assert analyzer.message_words("Errors of the max_model_len: fail2ban 显存") == (
+        "error", "max", "model", "len", "fail2ban", "max_model_len")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..records.model import LANGUAGES, Record
-from ..records.signatures import message_text
+from ..records.signatures import is_literal, message_text
 from ..text import (
     COMPOUND,
     HAN_CHARACTER,
@@ -25,6 +25,7 @@ from ..text import (
     Segmenter,
     compound_term,
     keep_word,
+    message_key,
     normalize,
     stem,
     word_terms,
@@ -128,6 +129,13 @@ class Analyzer:
                 terms.append(stem(word))
         return terms
 
+    def message_words(self, text: str) -> tuple[str, ...]:
+        """The terms a query containing the error message `text` looks up as typed: its English words (stemmed, not
+        filler) and identifiers. search_index lists the message under the rarest of them."""
+        normalized = normalize(text)
+        words = [stem(word) for _, word in PIECES.findall(normalized) if word and keep_word(word) and word not in self.stopwords]
+        return (*words, *(term for compound in COMPOUND.findall(normalized) if (term := compound_term(compound))))
+
     def title_chars(self, title: str) -> tuple[int, int]:
         """How long a title is, as the title rule measures it: its Chinese characters, and the letters of its
         distinct English words (stemmed, filler left out: an echo of the title in the other language, as in
@@ -137,6 +145,16 @@ class Analyzer:
         english = {terms[0] for _, word in PIECES.findall(text) if word and (terms := word_terms(word))}
         latin = sum(len(term) for term in english - self.stopwords)
         return min(han, MAX_TITLE_CHARS), min(latin, MAX_TITLE_CHARS)
+
+
+def entry_messages(record: Record, lang: str) -> dict[str, str]:
+    """An entry's error messages, key → text, each once: its symptoms in `lang` and its literal signatures (what the
+    message rule matches a query against)."""
+    found: dict[str, str] = {}
+    for text in [s.text.get(lang) for s in record.symptoms] + [s.text for s in record.signatures if is_literal(s)]:
+        if key := message_key(text):
+            found.setdefault(key, text)
+    return found
 
 
 @dataclass(frozen=True)
@@ -186,13 +204,16 @@ class EntryAnalysis:
     """The weighted number of words of the long fields (BM25 length normalisation)."""
     title_chars: tuple[int, int]
     """Analyzer.title_chars of the title."""
+    messages: tuple[tuple[str, tuple[str, ...]], ...]
+    """Its error messages: (key, Analyzer.message_words) of each."""
     doc: dict
     """d/<n>.json."""
 
 
 def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> EntryAnalysis:
-    """Cut `record` in `lang`; `doc_data(text)` makes what a result shows of it."""
+    """Cut `record` in `lang`; `doc_data(text, message keys)` makes what a result shows of it."""
     text = entry_text(record, lang)
+    messages = entry_messages(record, lang)
     short: dict[str, float] = defaultdict(float)
     long: dict[str, float] = defaultdict(float)
     flags: dict[str, int] = defaultdict(int)
@@ -217,4 +238,5 @@ def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> En
     # a tuple and three arrays, not dicts: a few thousand entries' dicts were a third of a build's peak memory
     return EntryAnalysis(record, tuple(flags), array("f", (short[t] for t in flags)), array("f", (long[t] for t in flags)),
                          array("H", flags.values()), long_length, analyzer.title_chars(text.fields["title"][0]),
-                         doc_data(text))
+                         tuple((key, analyzer.message_words(message)) for key, message in messages.items()),
+                         doc_data(text, list(messages)))

@@ -28,23 +28,16 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from ..records.model import KnowledgeBase, Record
-from ..records.signatures import is_literal
+from ..records.model import KnowledgeBase
 from ..settings import SEARCH_JS
 from ..text import (
-    COMPOUND,
     HAN_CHARACTER,
     MAX_WORD_CHARS,
-    PIECES,
     chinese_variants,
-    compound_term,
-    keep_word,
-    message_key,
     normalize,
     pinyin_reading,
     pinyin_syllables,
     release_dictionaries,
-    stem,
 )
 from .render import ui_strings
 from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
@@ -122,13 +115,14 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
         entries.append(known)
     docs = [entry.doc for entry in entries]
     postings = score_postings(entries)
+    messages = _message_anchors(entries, postings)
     del entries  # the analyses are no longer needed: free them before the files are made
     synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in base.vocabulary.synonyms]
     synonym_terms = {t for group in synonyms for phrase in group for t in phrase}
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
-    shards = _term_shards(postings, chinese, _message_anchors(base, lang, postings, stopwords))
+    shards = _term_shards(postings, chinese, messages)
     absent = sorted(synonym_terms - postings.keys())
     manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words)
     index = SearchIndex(manifest, shards, pinyin, words, docs)
@@ -153,20 +147,15 @@ def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[
     return shards
 
 
-def _message_anchors(base: KnowledgeBase, lang: str, postings: dict[str, array], stopwords: frozenset[str]) -> dict[str, list]:
-    """term → [entry, message key, ...]: each error message of each entry, listed under its rarest English word
-    (or identifier) that a query containing the message fetches the shard of (not filler). The message rule then finds
+def _message_anchors(entries: list[EntryAnalysis], postings: dict[str, array]) -> dict[str, list]:
+    """term → [entry, message key, ...]: each error message of each entry, listed under the rarest of its words that a
+    query containing the message looks up (Analyzer.message_words: English, not filler). The message rule then finds
     every entry whose message a query contains, not only those the other rules put among the first maxResults,
     whose d/ files carry their messages (docs/SEARCH.md). A message without such a word (all Chinese) is left to those."""
     anchored: dict[str, list] = defaultdict(list)
-    for doc, record in enumerate(base.records):
-        for key, text in _messages(record, lang).items():
-            normalized = normalize(text)
-            words = [stem(m.group(2)) for m in PIECES.finditer(normalized)
-                     if m.group(2) and keep_word(m.group(2)) and m.group(2) not in stopwords]
-            words += [term for c in COMPOUND.findall(normalized) if (term := compound_term(c))]
-            known = [w for w in words if w in postings]
-            if known:
+    for doc, entry in enumerate(entries):
+        for key, words in entry.messages:
+            if known := [w for w in words if w in postings]:
                 anchored[min(known, key=lambda w: (len(postings[w]), w))] += [doc, key]
     return anchored
 
@@ -239,7 +228,7 @@ def _shard_count(size: int) -> int:
     return count
 
 
-def _doc_data(text: EntryText, lang: str) -> dict:
+def _doc_data(text: EntryText, messages: list[str], lang: str) -> dict:
     """What a result shows of an entry (plain text; the engine escapes and highlights it), and its error messages."""
     record = text.record
     sections = [[bit, text.fields[field.name]] for bit, field in enumerate(FIELDS)
@@ -249,17 +238,8 @@ def _doc_data(text: EntryText, lang: str) -> dict:
         "title": text.fields["title"][0],
         "tags": [tag.get(lang) for tag in record.tags],
         "sections": sections,
-        "messages": list(_messages(record, lang)),
+        "messages": messages,
     }
-
-
-def _messages(record: Record, lang: str) -> dict[str, str]:
-    """An entry's error messages, key → text, each once: its symptoms in `lang` and its literal signatures."""
-    found: dict[str, str] = {}
-    for text in [s.text.get(lang) for s in record.symptoms] + [s.text for s in record.signatures if is_literal(s)]:
-        if key := message_key(text):
-            found.setdefault(key, text)
-    return found
 
 
 def material_stub(lang: str) -> dict:

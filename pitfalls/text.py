@@ -103,6 +103,11 @@ def compound_term(compound: str) -> str | None:
     return re.sub("[._-]", "_", compound) if len(compound) <= MAX_COMPOUND_CHARS else None
 
 
+def compound_terms(text: str) -> list[str]:
+    """The identifier terms of already normalized text, in order (analysis.js compounds())."""
+    return [term for compound in COMPOUND.findall(text) if (term := compound_term(compound))]
+
+
 def english_terms(text: str) -> list[str]:
     """The English terms of already normalized text, in order (Chinese runs skipped)."""
     return [term for m in PIECES.finditer(text) if m.group(2) for term in word_terms(m.group(2))]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitfalls.settings import SEARCH_JS
-from pitfalls.text import COMPOUND, compound_term, english_terms, message_key, normalize
+from pitfalls.text import compound_terms, english_terms, message_key, normalize
 
 PIECES = [
     st.text(alphabet="显存不足梯度爆炸訓練伺服器连接超时卡死數據加載進程的了吗", min_size=1, max_size=6),
@@ -49,7 +49,7 @@ def _js(texts: list[str]) -> list[dict]:
 def _python(text: str) -> dict:
     normalized = normalize(text)
     return {"normalized": normalized, "terms": english_terms(normalized),
-            "compounds": [term for c in COMPOUND.findall(normalized) if (term := compound_term(c))],
+            "compounds": compound_terms(normalized),
             "key": message_key(text)}
 
 

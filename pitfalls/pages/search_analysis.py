@@ -18,12 +18,11 @@ from functools import lru_cache
 from ..records.model import LANGUAGES, Record
 from ..records.signatures import is_literal, message_text
 from ..text import (
-    COMPOUND,
     HAN_CHARACTER,
     MAX_WORD_CHARS,
     PIECES,
     Segmenter,
-    compound_term,
+    compound_terms,
     keep_word,
     message_key,
     normalize,
@@ -114,7 +113,7 @@ class Analyzer:
             elif terms := word_terms(word):
                 words.append(terms[0])
                 parts += terms[1:]
-        parts += [term for compound in COMPOUND.findall(normalize(text)) if (term := compound_term(compound))]
+        parts += compound_terms(normalize(text))
         return words, parts, alone, overlapping - stood
 
     def phrase(self, text: str) -> list[str]:
@@ -134,7 +133,7 @@ class Analyzer:
         filler) and identifiers. search_index lists the message under the rarest of them."""
         normalized = normalize(text)
         words = [stem(word) for _, word in PIECES.findall(normalized) if word and keep_word(word) and word not in self.stopwords]
-        return (*words, *(term for compound in COMPOUND.findall(normalized) if (term := compound_term(compound))))
+        return (*words, *compound_terms(normalized))
 
     def title_chars(self, title: str) -> tuple[int, int]:
         """How long a title is, as the title rule measures it: its Chinese characters, and the letters of its

@@ -1,12 +1,16 @@
 """Search quality under node, without a site build or a browser: the engine (engine.js) over an index of a
 content folder, asked a query set; prints top-1, top-3, MRR and empty answers per kind of query.
 
-    .venv/bin/python -m bench.search_quality [--corpus] [--queries FILE] [--misses]
+    .venv/bin/python -m bench.search_quality [--corpus] [--queries FILE] [--also FILE] [--misses]
 
 Default: content/ (the 12 seed entries) and tests/search_queries.yml. `--corpus`: the realistic corpus
 (bench/corpus.py: the seed entries and bench/corpus/entries/) and tests/search_queries_corpus.yml.
 `make bench-search` measures the same sets in the browser, beside stock Material search; this is the
 quick loop for working on the ranking (`--misses` lists every query whose entry is not first).
+
+`--corpus --queries tests/search_queries.yml --also bench/seed_queries_also_at_corpus.yml`: the 12-entry set
+asked again at 172 entries, as a wiki grows, each query right also on the corpus entries judged (blind) an
+equally good answer to it.
 """
 
 from __future__ import annotations
@@ -36,6 +40,17 @@ def query_language(query: dict) -> str:
 def expected_ids(query: dict) -> set[str]:
     """The entries that count as the right answer: `id`, plus `also` where another is as good an answer."""
     return {query["id"], *query.get("also", [])}
+
+
+def with_judgments(queries: list[dict], judgments_file: Path) -> list[dict]:
+    """`queries`, each with the `also` of its judgment in `judgments_file` (YAML: `judgments`, a list of
+    {q, lang, also, why}) added to its own; a judgment that names no query of the set is an error."""
+    judged = {(j["q"], j.get("lang", "zh")): j["also"]
+              for j in yaml.safe_load(judgments_file.read_text(encoding="utf-8"))["judgments"]}
+    asked = {(q["q"], query_language(q)) for q in queries}
+    if unknown := [q for q in judged if q not in asked]:
+        raise SystemExit(f"{judgments_file}: {len(unknown)} judgment(s) name no query of the set, the first: {unknown[0]}")
+    return [{**q, "also": [*q.get("also", []), *judged.get((q["q"], query_language(q)), [])]} for q in queries]
 
 
 def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = (), options: dict | None = None
@@ -85,6 +100,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", action="store_true", help="the realistic corpus and its query set")
     parser.add_argument("--queries", type=Path, help="another query set (YAML with a `queries` list)")
+    parser.add_argument("--also", type=Path, help="judgments adding right answers to the set's queries (YAML "
+                        "`judgments`: q, lang, also), e.g. bench/seed_queries_also_at_corpus.yml with --corpus")
     parser.add_argument("--off", default="", help="engine stages to switch off, comma-separated")
     parser.add_argument("--options", type=json.loads, default={},
                         help='JSON overriding options of static/assets/search/options.js, e.g. \'{"characterWeight": 0.25}\'')
@@ -96,6 +113,8 @@ def main() -> None:
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
     queries_file = args.queries or ROOT / "tests" / default
     queries = yaml.safe_load(queries_file.read_text(encoding="utf-8"))["queries"]
+    if args.also:
+        queries = with_judgments(queries, args.also)
     if args.half:
         queries = queries[args.half == "odd"::2]
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:

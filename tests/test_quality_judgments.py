@@ -1,0 +1,45 @@
+"""The blind judgments that let the 12-entry query set be asked again at the realistic corpus's 172 entries
+(bench/seed_queries_also_at_corpus.yml, read by `python -m bench.search_quality --also`): each names a query of
+the set and entries that exist only in the corpus, so a mistyped query or id cannot silently count as a miss."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from bench.search_quality import query_language, with_judgments
+from conftest import ROOT
+
+JUDGMENTS = ROOT / "bench" / "seed_queries_also_at_corpus.yml"
+SEED_QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
+
+
+def test_each_judgment_names_a_query_of_the_set_and_corpus_entries_only():
+    judgments = yaml.safe_load(JUDGMENTS.read_text(encoding="utf-8"))["judgments"]
+    asked = {(q["q"], query_language(q)) for q in SEED_QUERIES}
+    corpus = {p.stem for p in (ROOT / "bench" / "corpus" / "entries").glob("*.yml")}
+    seed = {p.stem for p in (ROOT / "content" / "entries").glob("*.yml")}
+    assert judgments, "no judgments"
+    for judgment in judgments:
+        assert (judgment["q"], judgment.get("lang", "zh")) in asked, judgment["q"]
+        assert judgment["also"] and set(judgment["also"]) <= corpus - seed, judgment
+        assert judgment["why"].strip(), judgment["q"]
+
+
+def test_judgments_add_to_the_right_answers_of_their_query_only(tmp_path):
+    queries = [{"q": "ssh 断开", "id": "ssh-disconnect", "kind": "zh-word"},
+               {"q": "ssh 断开", "id": "ssh-disconnect", "kind": "en", "lang": "en"},
+               {"q": "显存", "id": "cuda-out-of-memory", "kind": "zh-word", "also": ["loss-nan"]}]
+    judgments = tmp_path / "judgments.yml"
+    judgments.write_text("judgments:\n"
+                         "  - {q: 显存, also: [gpu-memory-held-after-kill], why: w}\n"
+                         "  - {q: ssh 断开, lang: en, also: [tmux-x], why: w}\n", encoding="utf-8")
+    merged = with_judgments(queries, judgments)
+    assert [q.get("also", []) for q in merged] == [[], ["tmux-x"], ["loss-nan", "gpu-memory-held-after-kill"]]
+
+
+def test_a_judgment_for_no_query_of_the_set_is_an_error(tmp_path):
+    judgments = tmp_path / "judgments.yml"
+    judgments.write_text("judgments:\n  - {q: 显存, lang: en, also: [x], why: w}\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="judgments.yml: 1 judgment"):
+        with_judgments([{"q": "显存", "id": "cuda-out-of-memory", "kind": "zh-word"}], judgments)

@@ -68,6 +68,8 @@ def stem(word: str) -> str:
     word = _IRREGULAR_PASTS.get(word, word)
     if len(word) <= 3 or not word.isalpha():
         return word
+    if word.endswith("ly") and len(word) >= 6 and word[-3] in "cdeghkmnrt":
+        word = word[:-2]
     if word.endswith(("ies", "ied")):
         word = word[:-3] + ("y" if len(word) > 4 else "ie")
     elif word.endswith("sses"):
@@ -104,8 +106,13 @@ def compound_term(compound: str) -> str | None:
 
 
 def compound_terms(text: str) -> list[str]:
-    """The identifier terms of already normalized text, in order (analysis.js compounds())."""
-    return [term for compound in COMPOUND.findall(text) if (term := compound_term(compound))]
+    """The identifier terms of already normalized text, in order (analysis.js compounds()): each identifier, then
+    each of its dotted parts that is an identifier itself (is_available of torch.cuda.is_available)."""
+    terms = []
+    for compound in COMPOUND.findall(text):
+        names = [compound, *(part for part in compound.split(".") if "." in compound and COMPOUND.fullmatch(part))]
+        terms += [term for name in names if (term := compound_term(name))]
+    return terms
 
 
 def english_terms(text: str) -> list[str]:

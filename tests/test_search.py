@@ -14,13 +14,14 @@ import pytest
 import yaml
 
 from bench.corpus import assemble
+from bench.search_quality import with_judgments
 from conftest import ROOT, build_fixture_site
 from helpers.search_ui import HOSTILE_QUERIES, open_search, search
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content
 from pitfalls.settings import ENGINE_JS
-from pitfalls.text import english_terms, keep_word, message_key, name_parts, normalize, stem
+from pitfalls.text import compound_terms, english_terms, keep_word, message_key, name_parts, normalize, stem
 
 QUERIES = yaml.safe_load((Path(__file__).with_name("search_queries.yml")).read_text(encoding="utf-8"))["queries"]
 CORPUS_QUERIES = yaml.safe_load((Path(__file__).with_name("search_queries_corpus.yml")).read_text(encoding="utf-8"))["queries"]
@@ -102,6 +103,8 @@ def test_python_and_js_analyse_text_alike():
     assert stem("installation") == stem("installed") == stem("install")
     assert stem("died") == stem("dies") == stem("die") and stem("tried") == stem("tries") == stem("try")
     assert stem("hung") == stem("hang") and stem("frozen") == stem("freezes") and stem("ran") == stem("running")
+    assert stem("wrongly") == stem("wrong") and stem("silently") == stem("silent") and stem("apply") != stem("app")
+    assert compound_terms("torch.cuda.is_available()") == ["torch_cuda_is_available", "is_available"]
 
 
 def _browser_rankings(browser, site_url: str, queries: list[dict]) -> dict[tuple[str, str], list[str]]:
@@ -170,6 +173,22 @@ def test_query_set_finds_the_right_entry_first(browser_rankings):
 def test_corpus_query_set_finds_the_right_entry_first(corpus_rankings):
     assert len(CORPUS_QUERIES) >= 300
     _top1_per_kind(CORPUS_QUERIES, corpus_rankings, CORPUS_TOP1_AT_LEAST)
+
+
+@pytest.mark.site
+def test_the_12_entry_set_asked_at_172_entries_stays_where_it_is(corpus_site):
+    """The public set of the 12 seed entries asked of the realistic corpus, as a wiki that grew (right also on the
+    corpus entries judged blind as good an answer: bench/seed_queries_also_at_corpus.yml). Under node, the engine the
+    browser runs (the tests above compare the two). It finds 158 of 210 first (0.75); the floor is that less about
+    four queries: it guards what is reached, far below the goal of 0.95 (docs/SEARCH.md)."""
+    queries = with_judgments(QUERIES, ROOT / "bench" / "seed_queries_also_at_corpus.yml")
+    firsts = []
+    for lang in ("zh", "en"):
+        asked = [q for q in queries if q.get("lang", "zh") == lang]
+        for query, ranked in zip(asked, run_queries(corpus_site / lang / "search", [q["q"] for q in asked]), strict=True):
+            firsts.append(bool(ranked) and ranked[0]["id"] in {query["id"], *query["also"]})
+    assert len(firsts) == 210
+    assert sum(firsts) >= 154, f"top-1 {sum(firsts)} of 210"
 
 
 def test_cli_engine_ranks_like_the_browser(site, browser_rankings):

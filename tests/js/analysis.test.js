@@ -64,6 +64,15 @@ test("stem: the irregular pasts of the field's verbs meet their verbs (training 
   for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
 });
 
+test("stem: -ly after the consonants Porter2 takes it after, from six letters (answers wrongly: wrong)", () => {
+  const cases = { wrongly: "wrong", correctly: "correct", silently: "silent", randomly: "random", quickly: "quick",
+    properly: "proper", suddenly: "sudden", completely: "complet", monthly: "month",
+    // kept: too short (early, only, ugly), after another letter (apply, reply, anomaly, family, slowly, -ally)
+    early: "earli", only: "onli", ugly: "ugli", apply: "appli", reply: "repli", anomaly: "anomali", family: "famili",
+    slowly: "slowli", finally: "finalli" };
+  for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
+});
+
 test("stem: -ed, -ing, -ation, doubled consonants, final -e and -y", () => {
   const cases = { installation: "install", configuration: "configur", fooation: "foo", running: "run", stopped: "stop",
     stepping: "step", wrapped: "wrap", killed: "kill", missing: "miss", buzzing: "buzz", called: "call", passed: "pass",
@@ -115,6 +124,17 @@ test("compounds: identifiers joined by . _ or - with a letter, whole, their word
   const forty = "a".repeat(19) + "." + "b".repeat(20);
   assert.deepEqual(analysis.compounds(forty), [{ term: "a".repeat(19) + "_" + "b".repeat(20), start: 0, end: 40 }]);
   assert.deepEqual(analysis.compounds(forty + "b"), []);  // over 40 characters: a path or a paste
+});
+
+test("compounds: a dotted identifier's parts that are identifiers themselves, after it (is_available)", () => {
+  assert.deepEqual(analysis.compounds("torch.cuda.is_available() and nn.functional.cross_entropy"), [
+    { term: "torch_cuda_is_available", start: 0, end: 23 }, { term: "is_available", start: 11, end: 23 },
+    { term: "nn_functional_cross_entropy", start: 30, end: 57 }, { term: "cross_entropy", start: 44, end: 57 }]);
+  // parts that are plain words (torch, load) or numbers are the words' own terms already
+  assert.deepEqual(analysis.compounds("torch.load v2.3.0"), [{ term: "torch_load", start: 0, end: 10 }, { term: "v2_3_0", start: 11, end: 17 }]);
+  // a part keeps its place even when the whole is too long to be a name
+  const long = "a".repeat(30) + ".max_model_len";
+  assert.deepEqual(analysis.compounds(long), [{ term: "max_model_len", start: 31, end: 44 }]);
 });
 
 test("messageKey: normalized; letters, digits, Chinese and the symbols that are content", () => {

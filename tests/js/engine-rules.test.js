@@ -315,3 +315,13 @@ test("a title is measured in the scripts of the query", async () => {
   assert.deepEqual(await rank(han, "显存 alpha"), ["doc1", "doc0"]);  // 2 of 8 against 2 of 24
   assert.deepEqual(await rank(han, "显存"), ["doc0", "doc1"]);  // 2 of 4 against 2 of 8
 });
+
+test("a title is measured in Chinese too when the query typed Chinese that matches nothing, but not for filler", async () => {
+  // as above, alpha in both titles; doc0's is alpha and 10 Chinese characters (梯度累积时 loss 没除以累积步数), doc1's alpha
+  // and 4; 飞 is in no entry. English alone: 5 of 5 each, the tie goes to the score (doc0); with 飞 the query is also
+  // Chinese: 5 of 9 against 5 of 15
+  const files = index({ alpha: [0, 900, TITLE | titleChars(10, 5), 1, 100, TITLE | titleChars(4, 5)] }, 2, { stopwords: ["怎么办"] });
+  assert.deepEqual(await rank(files, "alpha飞了"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "alpha"), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "alpha 怎么办"), ["doc0", "doc1"]);  // filler says nothing of the script
+});

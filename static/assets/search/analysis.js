@@ -20,6 +20,7 @@
     broken: "break", ran: "run", wrote: "write", written: "write", threw: "throw", thrown: "throw", built: "build",
     sent: "send" }));  // pitfalls/text.py _IRREGULAR_PASTS
   const COMPOUND = /(?=[0-9._-]*[a-z])[a-z0-9]+(?:[._-][a-z0-9]+)+/g;
+  const WHOLE_COMPOUND = new RegExp(`^(?:${COMPOUND.source})$`);
   const MAX_COMPOUND_CHARS = 40;
 
   function normalize(text) {
@@ -44,6 +45,7 @@
   function stem(word) {
     word = IRREGULAR_PASTS.get(word) || word;
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
+    if (word.endsWith("ly") && word.length >= 6 && "cdeghkmnrt".includes(word[word.length - 3])) word = word.slice(0, -2);
     if (word.endsWith("ies") || word.endsWith("ied")) word = word.slice(0, -3) + (word.length > 4 ? "y" : "ie");
     else if (word.endsWith("sses")) word = word.slice(0, -2);
     else if (["ches", "shes", "xes", "zes"].some(s => word.endsWith(s))) word = word.slice(0, -2);
@@ -76,9 +78,23 @@
 
   /* The identifiers of normalized text (torch.load, nvidia-smi, max_model_len): [{term, start, end}], the term
    * their words joined by "_"; too long ones (paths, pastes) left out. */
+  /* Each identifier of normalized text, then each of its dotted parts that is an identifier itself (is_available of
+   * torch.cuda.is_available): {term, start, end}, in order (pitfalls/text.py compound_terms). */
   function compounds(text) {
-    return [...text.matchAll(COMPOUND)].filter(m => m[0].length <= MAX_COMPOUND_CHARS)
-      .map(m => ({ term: m[0].replace(/[._-]/g, "_"), start: m.index, end: m.index + m[0].length }));
+    const found = [];
+    const add = (name, start) => {
+      if (name.length <= MAX_COMPOUND_CHARS) found.push({ term: name.replace(/[._-]/g, "_"), start, end: start + name.length });
+    };
+    for (const m of text.matchAll(COMPOUND)) {
+      add(m[0], m.index);
+      if (!m[0].includes(".")) continue;
+      let start = m.index;
+      for (const part of m[0].split(".")) {
+        if (WHOLE_COMPOUND.test(part)) add(part, start);
+        start += part.length + 1;
+      }
+    }
+    return found;
   }
 
   function messageKey(text) {

@@ -107,6 +107,7 @@
       }
       this.terms = new Map();
       this.characters = new Set();  // Chinese characters that no word of the query covers (their units)
+      this.typedHan = false;  // Chinese other than filler typed (readTyped), whether it matches or not
       this.spans = new Map();  // unit → where it is in the text
     }
 
@@ -283,6 +284,7 @@
         const covered = new Array(run.text.length).fill(false);
         const filler = dropFiller ? this.filler(run.text) : [];
         for (const [a, b] of filler) covered.fill(true, a, b);
+        if (covered.includes(false)) query.typedHan = true;
         const inFiller = (a, b) => filler.some(([x, y]) => x <= a && b <= y);
         const pieces = [];  // [start, end) of each word found in the run
         for (let i = 0; i < run.text.length; i++)
@@ -502,9 +504,11 @@
         query.weights.set(unit, rarity * (character ? this.options.characterWeight : 1));
       }
       const total = [...query.weights.values()].reduce((a, b) => a + b, 0);
-      // the scripts of the query's weighed pieces: the title rule measures a title in these (ranking.js titleShare)
+      // the scripts of the query's weighed pieces, and Chinese when Chinese other than filler was typed (loss飞了: 飞
+      // matches nothing, yet a title that is Chinese but for loss is not the query's): the title rule measures a
+      // title in these (ranking.js titleShare)
       const weighed = [...query.weights.keys()];
-      const queryScripts = { han: weighed.some(isHan), latin: !weighed.every(isHan) };
+      const queryScripts = { han: query.typedHan || weighed.some(isHan), latin: !weighed.every(isHan) };
       for (const hit of hits.values()) {
         hit.queryScripts = queryScripts;
         hit.words = hit.typo = hit.score = 0;

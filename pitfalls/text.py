@@ -68,7 +68,7 @@ def stem(word: str) -> str:
     word = _IRREGULAR_PASTS.get(word, word)
     if len(word) <= 3 or not word.isalpha():
         return word
-    if word.endswith("ly") and len(word) >= 6 and word[-3] in "cdeghkmnrt":
+    if word.endswith("ly") and len(word) >= 6 and word[-3] in "cdeghkmnrtw":
         word = word[:-2]
     if word.endswith(("ies", "ied")):
         word = word[:-3] + ("y" if len(word) > 4 else "ie")

@@ -45,7 +45,7 @@
   function stem(word) {
     word = IRREGULAR_PASTS.get(word) || word;
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-    if (word.endsWith("ly") && word.length >= 6 && "cdeghkmnrt".includes(word[word.length - 3])) word = word.slice(0, -2);
+    if (word.endsWith("ly") && word.length >= 6 && "cdeghkmnrtw".includes(word[word.length - 3])) word = word.slice(0, -2);
     if (word.endsWith("ies") || word.endsWith("ied")) word = word.slice(0, -3) + (word.length > 4 ? "y" : "ie");
     else if (word.endsWith("sses")) word = word.slice(0, -2);
     else if (["ches", "shes", "xes", "zes"].some(s => word.endsWith(s))) word = word.slice(0, -2);

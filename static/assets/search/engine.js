@@ -80,6 +80,13 @@
     return spans.map(span => [span, merged.find(stretch => span[1] <= stretch[1])]);
   }
 
+  /* Whether the word at `at` of `text` is a number after a dot that follows a digit: the minor part of a version (04 of
+   * 22.04) or the rest of an address (113 of 203.0.113.7). A query does not search it: Ubuntu 23.04's 04 is not
+   * 22.04's, and the number before the dot says which version it is. The index keeps it (04 typed alone is found). */
+  function minorNumber(text, at, word) {
+    return /^[0-9]+$/.test(word) && text[at - 1] === "." && /[0-9]/.test(text[at - 2] || "");
+  }
+
   /* What of a query is analysed: all of it, or of a paste longer than `limit` its first and last limit / 2
    * characters, a line apart: a log line names its error first, a traceback last (the message rule reads all). */
   function excerpt(text, limit) {
@@ -101,7 +108,7 @@
       this.compounds = compounds(text);
       for (const m of text.matchAll(PIECES)) {
         if (m[1]) this.runs.push({ text: m[1], start: m.index });
-        else if (keepWord(m[2])) {
+        else if (keepWord(m[2]) && !minorNumber(text, m.index, m[2])) {
           this.words.push({ text: m[2], start: m.index, unit: stem(m[2]) });
         }
       }

@@ -62,6 +62,12 @@ def name_parts(word: str) -> list[str]:
     return [stem(part) for part in parts if keep_word(part)] if len(parts) > 1 else []
 
 
+def _short_syllable(word: str) -> bool:
+    """Three letters, consonant-vowel-consonant (y a vowel, the last not w or x): what -ed or -ing left of a verb with a final e
+    (pip of piping, tim of timed); hop of hopping is undoubled before, fix and saw are left as they are."""
+    return len(word) == 3 and word[0] not in _VOWELS and word[1] in _VOWELS and word[2] not in _VOWELS and word[2] not in "wx"
+
+
 def stem(word: str) -> str:
     """A small suffix stemmer for English words (a few irregular pasts, plurals, -ies and -ied, -ed, -ing, -ation,
     final e, y); analysis.js stem() is the same."""
@@ -84,8 +90,10 @@ def stem(word: str) -> str:
             word = rest
             if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "lsz" and word[-1] not in _VOWELS:
                 word = word[:-1]
+            elif suffix != "ation" and _short_syllable(word):
+                word += "e"  # piping, piped: pipe (as the four-letter word keeps its e below), not pip
             break
-    if word.endswith("e") and len(word) >= 4:
+    if word.endswith("e") and len(word) >= 5:
         word = word[:-1]
     if word.endswith("y") and len(word) >= 4:
         word = word[:-1] + "i"

@@ -103,6 +103,7 @@ def test_python_and_js_analyse_text_alike():
     assert stem("installation") == stem("installed") == stem("install")
     assert stem("died") == stem("dies") == stem("die") and stem("tried") == stem("tries") == stem("try")
     assert stem("hung") == stem("hang") and stem("frozen") == stem("freezes") and stem("ran") == stem("running")
+    assert stem("pipe") == stem("piping") != stem("pip") and stem("note") != stem("not") and stem("timed") == stem("time")
     assert stem("wrongly") == stem("wrong") and stem("slowly") == stem("slow") and stem("apply") != stem("app")
     assert compound_terms("torch.cuda.is_available()") == ["torch_cuda_is_available", "is_available"]
 

@@ -75,6 +75,13 @@ test("typos: short unknown words do not count toward the eight", async () => {
   assert.deepEqual(await rank(files, "aa bb cc dd ee ff gg hh ii timout"), ["doc0"]);
 });
 
+test("typos: a word read as the pinyin of an index term is not corrected (pipei: 匹配, not pipe)", async () => {
+  const files = index({ pipe: [0, 100, TITLE], "匹配": [1, 100, STEPS] }, 2,
+    { words: { 4: ["pipe"] }, pinyin: { pipei: ["匹配"] }, syllables: "pi pei" });
+  assert.deepEqual(await rank(files, "pipei"), ["doc1"]);
+  assert.deepEqual(await rank(files, "pipei", { off: ["pinyin"] }), ["doc0"]);  // without pinyin, a misspelt word
+});
+
 test("typos: a word with digits is not corrected", async () => {
   const files = index({ ghijkl: [0, 100, STEPS] }, 1, { words: { 6: ["ghijkl"] } });
   assert.deepEqual(await rank(files, "ghijkm", { off: ["parts"] }), ["doc0"]);

@@ -42,6 +42,13 @@
     return [...text].some(c => VOWELS.includes(c));
   }
 
+  /* Three letters, consonant-vowel-consonant (y a vowel, the last not w or x): what -ed or -ing left of a verb with
+   * a final e (pitfalls/text.py _short_syllable). */
+  function shortSyllable(word) {
+    return word.length === 3 && !VOWELS.includes(word[0]) && VOWELS.includes(word[1]) && !VOWELS.includes(word[2])
+      && !"wx".includes(word[2]);
+  }
+
   function stem(word) {
     word = IRREGULAR_PASTS.get(word) || word;
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
@@ -57,10 +64,11 @@
         const last = word[word.length - 1];
         if (word.length >= 4 && last === word[word.length - 2] && !"lsz".includes(last) && !VOWELS.includes(last))
           word = word.slice(0, -1);
+        else if (suffix !== "ation" && shortSyllable(word)) word += "e";  // piping, piped: pipe, not pip
         break;
       }
     }
-    if (word.endsWith("e") && word.length >= 4) word = word.slice(0, -1);
+    if (word.endsWith("e") && word.length >= 5) word = word.slice(0, -1);
     if (word.endsWith("y") && word.length >= 4) word = word.slice(0, -1) + "i";
     return word;
   }

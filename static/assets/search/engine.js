@@ -332,8 +332,12 @@
       }]);
     }
 
+    /* The words to correct: unknown ones of letters, long enough, and not read as pinyin of an index term (pipei of
+     * banben bu pipei is 匹配, not a misspelt pipe). */
     misspeltWords(query) {
-      return this.unknownWords(query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= this.options.typoMinChars[1])
+      const read = this.pinyinReadSpans(query);
+      return this.unknownWords(query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= this.options.typoMinChars[1]
+        && !read.some(([a, b]) => a <= w.start && w.start + w.text.length <= b))
         .slice(0, this.options.maxCorrectedWords);
     }
 
@@ -389,6 +393,15 @@
     async pinyinShards(query) {
       const numbers = [...new Set(this.pinyinSpans(query).map(s => shardOf(s.first, this.manifest.pinyinShards)))];
       query.pinyinShards = new Map(await Promise.all(numbers.map(async n => [n, await this.file(`p/${n}.json`)])));
+    }
+
+    /* The spans of the query that read as the pinyin of an index term, by the p/ shards fetched with the first
+     * shards (none when the pinyin stage is off or fetched nothing). */
+    pinyinReadSpans(query) {
+      if (!query.pinyinShards) return [];
+      return this.pinyinSpans(query)
+        .filter(({ key, first }) => has(query.pinyinShards.get(shardOf(first, this.manifest.pinyinShards)), key))
+        .map(({ span }) => span);
     }
 
     /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span. */

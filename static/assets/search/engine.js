@@ -80,11 +80,21 @@
     return spans.map(span => [span, merged.find(stretch => span[1] <= stretch[1])]);
   }
 
-  /* Whether the word at `at` of `text` is a number after a dot that follows a digit: the minor part of a version (04 of
-   * 22.04) or the rest of an address (113 of 203.0.113.7). A query does not search it: Ubuntu 23.04's 04 is not
-   * 22.04's, and the number before the dot says which version it is. The index keeps it (04 typed alone is found). */
-  function minorNumber(text, at, word) {
-    return /^[0-9]+$/.test(word) && text[at - 1] === "." && /[0-9]/.test(text[at - 2] || "");
+  /* Where the numbers of `text` start that a query does not search: in a run of numbers joined by dots, all but the
+   * first (04 of 22.04, 104 and 05 of 535.104.05: the minor parts of a version; Ubuntu 23.04's 04 is not 22.04's, and
+   * the first number says which version it is), and all of four or more (203.0.113.7: an address, the reader's own
+   * host). The index keeps them (04 typed alone is found). */
+  function unsearchedNumbers(text) {
+    const starts = new Set();
+    for (const m of text.matchAll(/[0-9]+(?:\.[0-9]+)+/g)) {
+      const parts = m[0].split(".");
+      let at = m.index;
+      parts.forEach((part, n) => {
+        if (n > 0 || parts.length >= 4) starts.add(at);
+        at += part.length + 1;
+      });
+    }
+    return starts;
   }
 
   /* What of a query is analysed: all of it, or of a paste longer than `limit` its first and last limit / 2
@@ -106,9 +116,10 @@
       this.runs = [];
       this.words = [];
       this.compounds = compounds(text);
+      const unsearched = unsearchedNumbers(text);
       for (const m of text.matchAll(PIECES)) {
         if (m[1]) this.runs.push({ text: m[1], start: m.index });
-        else if (keepWord(m[2]) && !minorNumber(text, m.index, m[2])) {
+        else if (keepWord(m[2]) && !(/^[0-9]+$/.test(m[2]) && unsearched.has(m.index))) {
           this.words.push({ text: m[2], start: m.index, unit: stem(m[2]) });
         }
       }

@@ -326,12 +326,15 @@ test("a title is measured in Chinese too when the query typed Chinese that match
   assert.deepEqual(await rank(files, "alpha 怎么办"), ["doc0", "doc1"]);  // filler says nothing of the script
 });
 
-test("a number after a digit and a dot (04 of 22.04) is not searched, nor an address; typed alone it is", async () => {
+test("a version's zero-led minor part (04 of 22.04) is not searched, nor an address; typed alone they are", async () => {
   // doc0 has 04 in its title (Ubuntu 23.04), doc1 has 22 (Ubuntu 22.04, in its steps); both have alpha in their steps
   const files = index({ "04": [0, 100, TITLE | titleChars(0, 10)], "22": [1, 100, STEPS], alpha: [0, 100, STEPS, 1, 100, STEPS] }, 2);
   assert.deepEqual(await rank(files, "alpha 22.04"), ["doc1", "doc0"]);
   assert.deepEqual(await rank(files, "alpha 04"), ["doc0", "doc1"]);
   assert.deepEqual(await rank(files, "alpha v.04"), ["doc0", "doc1"]);  // after a letter and a dot: a word of its own
+  // a minor part without a leading zero says which version it is (Python 3.13, too new for a wheel)
+  const minor = index({ "13": [1, 100, TITLE | titleChars(0, 10)], alpha: [0, 100, STEPS, 1, 100, STEPS] }, 2);
+  assert.deepEqual(await rank(minor, "alpha 3.13"), ["doc1", "doc0"]);
   // a name with letters after the dot is searched (3.5b: a model size)
   const named = index({ "5b": [1, 100, TITLE | titleChars(0, 10)], alpha: [0, 100, STEPS, 1, 100, STEPS] }, 2);
   assert.deepEqual(await rank(named, "alpha 3.5b"), ["doc1", "doc0"]);
@@ -339,6 +342,5 @@ test("a number after a digit and a dot (04 of 22.04) is not searched, nor an add
   const address = index({ "203": [0, 100, TITLE | titleChars(0, 10)], "113": [0, 100, TITLE | titleChars(0, 10)],
     alpha: [0, 100, STEPS, 1, 100, TITLE | titleChars(0, 10)] }, 2);
   assert.deepEqual(await rank(address, "alpha 203.0.113.7"), ["doc1", "doc0"]);
-  assert.deepEqual(await rank(address, "alpha 203.0.113"), ["doc0", "doc1"]);  // three numbers: a version, 203 its first
   assert.deepEqual(await rank(address, "alpha 203 113"), ["doc0", "doc1"]);
 });

@@ -80,17 +80,17 @@
     return spans.map(span => [span, merged.find(stretch => span[1] <= stretch[1])]);
   }
 
-  /* Where the numbers of `text` start that a query does not search: in a run of numbers joined by dots, all but the
-   * first (04 of 22.04, 104 and 05 of 535.104.05: the minor parts of a version; Ubuntu 23.04's 04 is not 22.04's, and
-   * the first number says which version it is), and all of four or more (203.0.113.7: an address, the reader's own
-   * host). The index keeps them (04 typed alone is found). */
+  /* Where the numbers of `text` start that a query does not search: in a run of numbers joined by dots, a part after
+   * the first that starts with 0 (04 of 22.04: Ubuntu 23.04's 04 is not 22.04's; 13 of 3.13 is kept, it says which
+   * Python), and every number of a run of four or more (203.0.113.7: an address, the reader's own host). The index
+   * keeps them (04 typed alone is found). */
   function unsearchedNumbers(text) {
     const starts = new Set();
     for (const m of text.matchAll(/[0-9]+(?:\.[0-9]+)+/g)) {
       const parts = m[0].split(".");
       let at = m.index;
       parts.forEach((part, n) => {
-        if (n > 0 || parts.length >= 4) starts.add(at);
+        if ((n > 0 && part.startsWith("0")) || parts.length >= 4) starts.add(at);
         at += part.length + 1;
       });
     }

@@ -68,7 +68,9 @@ test("stem: a four-letter word keeps its final e, and -ed or -ing that leave con
   // pipe is not pip, note not not, mode not mod; timed meets time, piping pipe; hopping is hop, fixed fix, sawing saw
   const cases = { pipe: "pipe", pipes: "pipe", piped: "pipe", piping: "pipe", pip: "pip", note: "note", noted: "note",
     not: "not", mode: "mode", time: "time", timed: "time", typed: "type", rating: "rate", hoping: "hope", hopping: "hop",
-    fixed: "fix", sawing: "saw", cache: "cach", cached: "cach", state: "stat", rotation: "rot" };
+    fixed: "fix", sawing: "saw", cache: "cach", cached: "cach", state: "stat", rotation: "rot",
+    // not consonant-vowel-consonant: four letters (locking), a vowel first (aimed, eating)
+    locking: "lock", aimed: "aim", eating: "eat" };
   for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
 });
 

@@ -82,6 +82,16 @@ test("typos: a word read as the pinyin of an index term is not corrected (pipei:
   assert.deepEqual(await rank(files, "pipei", { off: ["pinyin"] }), ["doc0"]);  // without pinyin, a misspelt word
 });
 
+test("typos: a word beside a pinyin word is corrected, and one that only looks like pinyin", async () => {
+  const files = index({ container: [1, 100, TITLE], "匹配": [0, 100, STEPS], table: [2, 100, TITLE] }, 3,
+    { words: { 5: ["table"], 9: ["container"] }, pinyin: { pipei: ["匹配"] }, syllables: "pi pei ta bel" });
+  // the pinyin word before the misspelt one and after it: container (doc1) is found either way
+  assert.deepEqual(await rank(files, "pipei contaner"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "contaner pipei"), ["doc1", "doc0"]);
+  // tabel reads as ta bel, but the index has no term read so: a misspelt table
+  assert.deepEqual(await rank(files, "tabel"), ["doc2"]);
+});
+
 test("typos: a word with digits is not corrected", async () => {
   const files = index({ ghijkl: [0, 100, STEPS] }, 1, { words: { 6: ["ghijkl"] } });
   assert.deepEqual(await rank(files, "ghijkm", { off: ["parts"] }), ["doc0"]);

@@ -335,6 +335,11 @@ test("a version's zero-led minor part (04 of 22.04) is not searched, nor an addr
   // a minor part without a leading zero says which version it is (Python 3.13, too new for a wheel)
   const minor = index({ "13": [1, 100, TITLE | titleChars(0, 10)], alpha: [0, 100, STEPS, 1, 100, STEPS] }, 2);
   assert.deepEqual(await rank(minor, "alpha 3.13"), ["doc1", "doc0"]);
+  // the first number of a run is searched even when it starts with 0, and a name with letters at a zero-led part
+  const first = index({ "04": [1, 100, TITLE | titleChars(0, 10)], "05b": [1, 100, TITLE | titleChars(0, 10)],
+    alpha: [0, 100, STEPS, 1, 100, STEPS] }, 2);
+  assert.deepEqual(await rank(first, "alpha 04.1"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(first, "alpha 22.05b"), ["doc1", "doc0"]);
   // a name with letters after the dot is searched (3.5b: a model size)
   const named = index({ "5b": [1, 100, TITLE | titleChars(0, 10)], alpha: [0, 100, STEPS, 1, 100, STEPS] }, 2);
   assert.deepEqual(await rank(named, "alpha 3.5b"), ["doc1", "doc0"]);

@@ -535,11 +535,11 @@
         query.weights.set(unit, rarity * (character ? this.options.characterWeight : 1));
       }
       const total = [...query.weights.values()].reduce((a, b) => a + b, 0);
-      // the scripts of the query's weighed pieces, and Chinese when Chinese other than filler was typed (loss飞了: 飞
-      // matches nothing, yet a title that is Chinese but for loss is not the query's): the title rule measures a
-      // title in these (ranking.js titleShare)
+      // the scripts of the query: Chinese when Chinese other than filler was typed, whether it matched or not (loss飞了:
+      // 飞 matches nothing, yet a title that is Chinese but for loss is not the query's), English when a weighed piece
+      // is: the title rule measures a title in these (ranking.js titleShare)
       const weighed = [...query.weights.keys()];
-      const queryScripts = { han: query.typedHan || weighed.some(isHan), latin: !weighed.every(isHan) };
+      const queryScripts = { han: query.typedHan, latin: !weighed.every(isHan) };
       for (const hit of hits.values()) {
         hit.queryScripts = queryScripts;
         hit.words = hit.typo = hit.score = 0;

@@ -10,8 +10,8 @@
   const { isHan } = analysis;
 
   /* A hit is one entry matched by a query (engine.js collect): {words, typo, title: [{term, span}] or null,
-   * titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (the scripts of
-   * the query's weighed pieces, and Chinese when Chinese other than filler was typed), score, message}. */
+   * titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (Chinese when
+   * Chinese other than filler was typed, English when a weighed piece is), score, message}. */
   const RULES = [
     // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
     // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.

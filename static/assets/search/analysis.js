@@ -84,10 +84,9 @@
     return terms;
   }
 
-  /* The identifiers of normalized text (torch.load, nvidia-smi, max_model_len): [{term, start, end}], the term
-   * their words joined by "_"; too long ones (paths, pastes) left out. */
-  /* Each identifier of normalized text, then each of its dotted parts that is an identifier itself (is_available of
-   * torch.cuda.is_available): {term, start, end}, in order (pitfalls/text.py compound_terms). */
+  /* The identifiers of normalized text (torch.load, nvidia-smi, max_model_len), each followed by its dotted parts that
+   * are identifiers themselves (is_available of torch.cuda.is_available): [{term, start, end}] in order, the term
+   * their words joined by "_"; too long ones (paths, pastes) left out (pitfalls/text.py compound_terms). */
   function compounds(text) {
     const found = [];
     const add = (name, start) => {

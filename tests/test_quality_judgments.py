@@ -1,6 +1,7 @@
 """The blind judgments that let the 12-entry query set be asked again at the realistic corpus's 172 entries
 (bench/seed_queries_also_at_corpus.yml, read by `python -m bench.search_quality --also`): each names a query of
-the set and entries that exist only in the corpus, so a mistyped query or id cannot silently count as a miss."""
+the set and entries that exist only in the corpus, so a mistyped query or id cannot silently count as a miss.
+The held-out sets of bench/ likewise name existing entries only."""
 
 from __future__ import annotations
 
@@ -43,3 +44,14 @@ def test_a_judgment_for_no_query_of_the_set_is_an_error(tmp_path):
     judgments.write_text("judgments:\n  - {q: 显存, lang: en, also: [x], why: w}\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="judgments.yml: 1 judgment"):
         with_judgments([{"q": "显存", "id": "cuda-out-of-memory", "kind": "zh-word"}], judgments)
+
+
+@pytest.mark.parametrize("name", ["queries_heldout.yml", "queries_heldout2.yml", "queries_seed_heldout.yml"])
+def test_each_held_out_query_names_entries_of_the_corpus(name):
+    queries = yaml.safe_load((ROOT / "bench" / name).read_text(encoding="utf-8"))["queries"]
+    entries = {p.stem for folder in ("content/entries", "bench/corpus/entries") for p in (ROOT / folder).glob("*.yml")}
+    assert len(queries) >= 165
+    for query in queries:
+        assert query["q"].strip() and query["kind"], query
+        assert {query["id"], *query.get("also", [])} <= entries, query
+        assert query.get("lang", "zh") in ("zh", "en"), query

@@ -346,7 +346,7 @@
     /* The words to correct: unknown ones of letters, long enough, and not read as pinyin of an index term (pipei of
      * banben bu pipei is 匹配, not a misspelt pipe). */
     misspeltWords(query) {
-      const read = this.pinyinReadSpans(query);
+      const read = this.pinyinReadings(query).map(([, span]) => span);
       return this.unknownWords(query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= this.options.typoMinChars[1]
         && !read.some(([a, b]) => a <= w.start && w.start + w.text.length <= b))
         .slice(0, this.options.maxCorrectedWords);
@@ -406,22 +406,21 @@
       query.pinyinShards = new Map(await Promise.all(numbers.map(async n => [n, await this.file(`p/${n}.json`)])));
     }
 
-    /* The spans of the query that read as the pinyin of an index term, by the p/ shards fetched with the first
-     * shards (none when the pinyin stage is off or fetched nothing). */
-    pinyinReadSpans(query) {
+    /* The stretches of the query that read as the pinyin of index terms, [key, span, terms], by the p/ shards fetched
+     * with the first shards (none when the pinyin stage is off or has not fetched them yet). */
+    pinyinReadings(query) {
       if (!query.pinyinShards) return [];
-      return this.pinyinSpans(query)
-        .filter(({ key, first }) => has(query.pinyinShards.get(shardOf(first, this.manifest.pinyinShards)), key))
-        .map(({ span }) => span);
-    }
-
-    /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span. */
-    async readPinyin(query) {
       const readings = [];
       for (const { key, first, span } of this.pinyinSpans(query)) {
         const shard = query.pinyinShards.get(shardOf(first, this.manifest.pinyinShards));
         if (has(shard, key)) readings.push([key, span, shard[key]]);
       }
+      return readings;
+    }
+
+    /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span. */
+    async readPinyin(query) {
+      const readings = this.pinyinReadings(query);
       await this.loadShards(readings.flatMap(([, , terms]) => terms));
       // A reading stands for the longest stretch read that contains it (xiancun in xiancunbuzu, which it covers in
       // part); a stretch that is exactly one typed word stands for that word, the same piece of the query.

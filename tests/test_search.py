@@ -145,9 +145,9 @@ TOP1_AT_LEAST = {
     "pinyin": 0.94, "traditional": 0.94, "regional": 0.93, "typo": 0.93, "digits": 0.93,
 }
 CORPUS_TOP1_AT_LEAST = {
-    "zh-phrase": 0.83, "zh-word": 0.76, "mixed": 0.84, "error": 0.96, "colloquial": 0.8, "en": 0.88, "pinyin": 0.92,
-    "traditional": 0.87, "regional": 0.79, "typo": 0.91, "digits": 0.88, "question": 0.84, "cross-language": 0.92,
-    "full-width": 0.92, "log-line": 0.8,
+    "zh-phrase": 0.87, "zh-word": 0.8, "mixed": 0.84, "error": 0.96, "colloquial": 0.8, "en": 0.88, "pinyin": 0.96,
+    "traditional": 0.87, "regional": 0.79, "typo": 0.95, "digits": 0.92, "question": 0.88, "cross-language": 0.96,
+    "full-width": 0.96, "log-line": 0.92,
 }
 
 
@@ -180,7 +180,7 @@ def test_corpus_query_set_finds_the_right_entry_first(corpus_rankings):
 def test_the_12_entry_set_asked_at_172_entries_stays_where_it_is(corpus_site):
     """The public set of the 12 seed entries asked of the realistic corpus, as a wiki that grew (right also on the
     corpus entries judged blind as good an answer: bench/seed_queries_also_at_corpus.yml). Under node, the engine the
-    browser runs (the tests above compare the two). It finds 162 of 210 first (0.77); the floor is that less about
+    browser runs (the tests above compare the two). It finds 167 of 210 first (0.80); the floor is that less about
     four queries: it guards what is reached, far below the goal of 0.95 (docs/SEARCH.md)."""
     queries = with_judgments(QUERIES, ROOT / "bench" / "seed_queries_also_at_corpus.yml")
     firsts = []
@@ -189,7 +189,7 @@ def test_the_12_entry_set_asked_at_172_entries_stays_where_it_is(corpus_site):
         for query, ranked in zip(asked, run_queries(corpus_site / lang / "search", [q["q"] for q in asked]), strict=True):
             firsts.append(bool(ranked) and ranked[0]["id"] in {query["id"], *query["also"]})
     assert len(firsts) == 210
-    assert sum(firsts) >= 158, f"top-1 {sum(firsts)} of 210"
+    assert sum(firsts) >= 163, f"top-1 {sum(firsts)} of 210"
 
 
 def test_cli_engine_ranks_like_the_browser(site, browser_rankings):

@@ -78,9 +78,6 @@ RULE_CASES = {
                       messages={1: ["illegalmemoryaccess"]}), "illegal memory access", "doc1"),
     # doc1 matches both words of the query, doc0 one
     "words": (index({"alpha": [0, 900, STEPS, 1, 100, STEPS], "beta": [1, 100, STEPS]}, 2), "alpha beta", "doc1"),
-    # both titles have the word; doc1's title is shorter (9 letters against 14)
-    "title": (index({"alpha": [0, 900, TITLE | title_chars(0, 14), 1, 100, TITLE | title_chars(0, 9)]}, 2),
-              "alpha", "doc1"),
     # doc0 matches 顯存 through its simplified form (a reading as good as typed, but not typed), doc1 alpha as typed;
     # both words are in one entry each, in the steps: the words rule ties
     "typo": (index({"显存": [0, 900, STEPS], "alpha": [1, 100, STEPS]}, 2, variants={"顯存": ["显存"]}), "顯存 alpha", "doc1"),
@@ -93,7 +90,7 @@ def test_every_rule_has_a_case():
     script = "console.log(JSON.stringify(require(process.argv[1]).ranking.RULE_NAMES))"
     rules = json.loads(subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True,
                                       text=True, check=True).stdout)
-    assert rules == ["message", "words", "title", "typo", "score"]
+    assert rules == ["message", "words", "typo", "score"]
     assert sorted(RULE_CASES) == sorted(rules)
 
 
@@ -123,15 +120,56 @@ def test_where_a_word_stands_decides_between_entries():
     assert rank(files, "alpha") == ["doc1", "doc0"]
 
 
+def test_an_entry_whose_title_is_the_query_before_one_whose_longer_title_also_has_it():
+    # both titles have the word; doc1's is shorter (9 letters against 14): the words rule counts each match
+    # × (1 + titleWeight 2 × the title's agreement with the query): 1 × (1 + 2 × 5/9) against 1 × (1 + 2 × 5/14)
+    files = index({"alpha": [0, 900, TITLE | title_chars(0, 14), 1, 100, TITLE | title_chars(0, 9)]}, 2)
+    results = search(files, "alpha")
+    assert [r["id"] for r in results] == ["doc1", "doc0"]
+    assert results[1]["explain"]["decidedBy"] == "words"
+    assert [r["explain"]["title"] for r in results] == [0.556, 0.357]
+    assert rank(files, "alpha", options={"titleWeight": 0}) == ["doc0", "doc1"]
+
+
+def test_a_title_counts_for_as_much_of_the_query_as_it_holds():
+    # doc0's title is alpha alone (covered whole, half the query in it), beta in its labels; doc1's title has both
+    # words in 18 letters (half covered, the whole query in it). Its title's share alone would put doc0 first:
+    # 0.9 × (1 + 2 × 1) against 1 × (1 + 2 × 0.5); with the query's share in it, 0.9 × 2 against 1 × 2
+    files = index({"alpha": [0, 900, TITLE | title_chars(0, 5), 1, 100, TITLE | title_chars(0, 18)],
+                   "beta": [0, 900, TAGS, 1, 100, TITLE | title_chars(0, 18)]}, 2)
+    results = search(files, "alpha beta")
+    assert [(r["id"], r["explain"]["title"], r["explain"]["rules"]["words"]) for r in results] == [
+        ("doc1", 0.5, 2), ("doc0", 0.5, 1.8)]
+
+
+def test_a_title_holds_a_piece_of_the_query_for_the_share_of_it_that_it_has():
+    # 显存不足 is one piece; doc0's title has its part 显存 (4 characters: covered half), doc1's 显存不足 whole in 8;
+    # both have 显存不足 in their steps, doc0 scores higher. Counted whole, doc0's title would agree 0.5, as doc1's
+    files = index({"显存": [0, 900, TITLE | STEPS | title_chars(4, 0), 1, 100, TITLE | STEPS | title_chars(8, 0)],
+                   "不足": [0, 900, STEPS, 1, 100, TITLE | STEPS | title_chars(8, 0)],
+                   "显存不足": [0, 900, STEPS, 1, 100, TITLE | STEPS | title_chars(8, 0)]}, 2)
+    results = search(files, "显存不足")
+    assert [(r["id"], r["explain"]["title"]) for r in results] == [("doc1", 0.5), ("doc0", 0.25)]
+
+
 def test_a_title_is_measured_in_the_scripts_of_the_query():
-    # Both titles have alpha; 显存 is in both entries' steps, in neither title. doc0's title is alpha and 10 Chinese
-    # characters, doc1's alpha and 4: in the query's scripts doc1's title is the more covered (5 of 9 against 5 of 15).
-    # Measured in the script matched only, both would be covered whole and doc0's higher score would win.
-    files = index({"alpha": [0, 900, TITLE | title_chars(10, 5), 1, 100, TITLE | title_chars(4, 5)],
+    # Both titles have alpha; 显存 is in both entries' steps, in neither title. Both are said in English too (10
+    # letters; 5 and 2 Chinese characters): in the query's scripts doc1's title is the more covered (5 of 12 against
+    # 5 of 15). Measured in the script matched only, both would be half covered and doc0's higher score would win.
+    files = index({"alpha": [0, 900, TITLE | title_chars(5, 10), 1, 100, TITLE | title_chars(2, 10)],
                    "显存": [0, 900, STEPS, 1, 100, STEPS]}, 2)
     assert rank(files, "alpha 显存") == ["doc1", "doc0"]
-    # an English query: the titles' English only (their Chinese echo does not count), both covered whole
+    # an English query: the titles' English only (their Chinese echo does not count), both half covered
     assert rank(files, "alpha") == ["doc0", "doc1"]
+
+
+def test_an_english_query_is_measured_against_all_of_a_chinese_title_with_english_names():
+    # alpha is an English name in Chinese titles (5 letters, fewer than 2 a character: 10 and 4 characters), as GPU
+    # in 容器内看不到 GPU: measured whole, 5 of 15 against 5 of 9. As if both were said in English (echoLetters 0.5),
+    # both covered whole and doc0's higher score would win.
+    files = index({"alpha": [0, 900, TITLE | title_chars(10, 5), 1, 100, TITLE | title_chars(4, 5)]}, 2)
+    assert rank(files, "alpha") == ["doc1", "doc0"]
+    assert rank(files, "alpha", options={"echoLetters": 0.5}) == ["doc0", "doc1"]
 
 
 # How each reading counts, found in the title (1), and what it costs in the typo rule: options.js `readings`
@@ -159,7 +197,8 @@ def test_a_synonym_in_the_title_beats_the_typed_word_in_the_body():
     # doc1 has a synonym of the word in its title (0.5 × 1), doc0 the word itself in its steps (0.2)
     files = index({"hang": [0, 900, STEPS], "freez": [1, 100, TITLE | title_chars(0, 5)]}, 2, synonyms=[[["hang"], ["freez"]]])
     assert rank(files, "hang") == ["doc1", "doc0"]
-    weights = {"typed": {"weight": 1, "penalty": 0}, "synonym": {"weight": 0.1, "penalty": 1}}
+    # a synonym at 0.05, in a title that is the query (× 3 by the title): 0.15 against 0.2
+    weights = {"typed": {"weight": 1, "penalty": 0}, "synonym": {"weight": 0.05, "penalty": 1}}
     assert rank(files, "hang", options={"readings": {**_readings(), **weights}}) == ["doc0", "doc1"]
 
 
@@ -233,13 +272,14 @@ def test_a_word_matched_in_part_counts_its_share():
 
 def test_words_that_cross_are_one_unit_of_the_query():
     # 执行程序: 执行 and 程序 (doc1, quick fix), and 行程 (doc0, title), which reads across them. 执行 and 程序 are in ten
-    # entries each, 行程 in one: as a unit of its own, rare 行程 would outweigh both (doc0 0.58, doc1 0.25). As one
-    # unit, doc1 matches all of it at 0.6, doc0 half of it at 1
+    # entries each, 行程 in one (in a title of 16 characters): as a unit of its own, rare 行程 would outweigh both
+    # (doc0 0.58, doc1 0.25). As one unit, doc1 matches all of it at 0.6, doc0 half of it at 1 (its title 1/8 covered
+    # and holding half the query: 0.5 × 1.125 in the words rule)
     def common(first: int) -> list[int]:
         return [value for n in range(first, first + 10) for value in (n, 100, STEPS)]
 
     files = index({"执行": [1, 100, QUICK_FIX, *common(2)], "程序": [1, 100, QUICK_FIX, *common(10)],
-                   "行程": [0, 900, TITLE | title_chars(2, 0)]}, 20)
+                   "行程": [0, 900, TITLE | title_chars(16, 0)]}, 20)
     results = search(files, "执行程序")
     assert results[0]["explain"]["queryUnits"] == ["执行程序"]
     assert [(r["id"], _matches(r)["执行程序"]) for r in results[:2]] == [("doc1", 0.6), ("doc0", 0.5)]

@@ -30,8 +30,8 @@ GUARDS = [  # (stage or rule, query, the entry that must come first): all on the
     ("typos", "ilegal memory acess was encounterd", "illegal-memory-access-debugging"),
     ("typos", "gunicron worker timout", "gunicorn-worker-timeout"),
     ("parts", "pep668", "pip-externally-managed-environment"),  # a name the index has only as PEP 668
-    ("synonyms", "DDP第一次allreduce就卡住 4090多卡", "nccl-p2p-hang-pcie-acs"),  # 卡住: hang
-    ("synonyms", "函式庫路徑裡的 cuDNN 版本不相容", "cudnn-version-incompatibility-ld-library-path"),  # 不相容: incompatible
+    ("synonyms", "强制推送", "git-force-push-overwrote-commits"),  # force push
+    ("synonyms", "进程都杀掉了显存还是没释放", "gpu-memory-held-after-kill"),  # 杀掉: kill
 ]
 
 

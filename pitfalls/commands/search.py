@@ -39,7 +39,8 @@ def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = (),
 def explanation(explain: dict) -> str:
     """The lines `--explain` prints under a result: the rules' values (and the one that placed the entry below the
     one before it), then each piece of the query the entry matched, with the terms, how each was read and where."""
-    rules = "  ".join(f"{name} {value:g}" for name, value in explain["rules"].items())
+    rules = "  ".join(f"{name} {value:g}" + (f" (title {explain['title']:g})" if name == "words" else "")
+                      for name, value in explain["rules"].items())
     decided = f"  (below the one before by: {explain['decidedBy']})" if explain["decidedBy"] else ""
     lines = [f"    {rules}{decided}"]
     matched = {unit["unit"] for unit in explain["units"]}

@@ -136,7 +136,7 @@ class Analyzer:
         return (*words, *compound_terms(normalized))
 
     def title_chars(self, title: str) -> tuple[int, int]:
-        """How long a title is, as the title rule measures it: its Chinese characters, and the letters of its
+        """How long a title is, as the words rule measures its share covered: its Chinese characters, and the letters of its
         distinct English words (stemmed, filler left out: an echo of the title in the other language, as in
         "显存不足 (CUDA out of memory)", does not count twice)."""
         text = normalize(title)

@@ -32,26 +32,26 @@ test("a unit's share is measured in the word it belongs to, wherever the run sta
   assert.deepEqual(found.map(r => [r.id, matches(r)["显存不足"]]), [["doc1", 0.2], ["doc0", 0.1]]);
 });
 
-test("title rule: a lone character and the word before it in the query are both counted", async () => {
+test("title: a lone character and the word before it in the query are both counted", async () => {
   const files = index({ "显存": [1, 100, TITLE | titleChars(6, 0)], "爆": [1, 100, TITLE | titleChars(6, 0), 0, 900, STEPS] }, 8);
   const [result] = await search(files, "显存爆");
-  assert.equal(result.explain.rules.title, 0.5);  // 3 of the title's 6 characters
+  assert.equal(result.explain.title, 0.5);  // 3 of the title's 6 characters, and the whole query in it
 });
 
-test("title rule: an identifier and its words are one piece of the query, counted once", async () => {
+test("title: an identifier and its words are one piece of the query, counted once", async () => {
   // doc1's title has torch_load (10 letters as joined), torch and load: the query covers 10 of its 40 letters
   const flags = TITLE | titleChars(0, 40);
   const files = index({ torch_load: [1, 100, flags], torch: [1, 100, flags, 0, 900, STEPS], load: [1, 100, flags] }, 2);
   const [result] = await search(files, "torch.load");
   assert.equal(result.id, "doc1");
-  assert.equal(result.explain.rules.title, 0.25);
+  assert.equal(result.explain.title, 0.25);
 });
 
-test("title rule: the title field is found by name, wherever it is in the manifest", async () => {
+test("title: the title field is found by name, wherever it is in the manifest", async () => {
   const fields = [["tags", "", "", 0.8], ["title", "", "", 1], ["steps", "", "", 0.2]];
   const files = index({ alpha: [0, 900, 4, 1, 100, 2 | titleChars(0, 10)] }, 2, { fields });
   const found = await search(files, "alpha");
-  assert.deepEqual(found.map(r => [r.id, r.explain.rules.title]), [["doc1", 0.5], ["doc0", 0]]);
+  assert.deepEqual(found.map(r => [r.id, r.explain.title]), [["doc1", 0.5], ["doc0", 0]]);
 });
 
 test("filler: its characters are not read alone, and a word reaching past it still counts", async () => {

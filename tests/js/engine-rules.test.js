@@ -14,7 +14,6 @@ const RULE_CASES = {
   message: [index({ illeg: [0, 900, STEPS, 1, 100, STEPS], memori: [0, 900, STEPS, 1, 100, STEPS] }, 2,
     { messages: { 1: ["illegalmemoryaccess"] } }), "illegal memory access", "doc1"],
   words: [index({ alpha: [0, 900, STEPS, 1, 100, STEPS], beta: [1, 100, STEPS] }, 2), "alpha beta", "doc1"],
-  title: [index({ alpha: [0, 900, TITLE | titleChars(0, 14), 1, 100, TITLE | titleChars(0, 9)] }, 2), "alpha", "doc1"],
   typo: [index({ "显存": [0, 900, STEPS], alpha: [1, 100, STEPS] }, 2, { variants: { "顯存": ["显存"] } }), "顯存 alpha", "doc1"],
   score: [index({ alpha: [0, 100, STEPS, 1, 900, STEPS] }, 2), "alpha", "doc1"],
 };
@@ -73,8 +72,42 @@ test("a typed word counts 1 in the title and costs nothing", async () => {
 test("a synonym in the title beats the typed word in the body", async () => {
   const files = index({ hang: [0, 900, STEPS], freez: [1, 100, TITLE | titleChars(0, 5)] }, 2, { synonyms: [[["hang"], ["freez"]]] });
   assert.deepEqual(await rank(files, "hang"), ["doc1", "doc0"]);
-  const readings = { ...READINGS, synonym: { weight: 0.1, penalty: 1 } };
+  // a synonym at 0.05, in a title that is the query (× 3 by the title): 0.15 against 0.2
+  const readings = { ...READINGS, synonym: { weight: 0.05, penalty: 1 } };
   assert.deepEqual(await rank(files, "hang", { options: { readings } }), ["doc0", "doc1"]);
+});
+
+test("titleWeight: an entry whose title is the query before one whose longer title also has it", async () => {
+  // both titles have the word; doc1's is shorter (9 letters against 14): words 1 × (1 + 2 × 5/9) against 1 × (1 + 2 × 5/14)
+  const files = index({ alpha: [0, 900, TITLE | titleChars(0, 14), 1, 100, TITLE | titleChars(0, 9)] }, 2);
+  const found = await search(files, "alpha");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.equal(found[1].explain.decidedBy, "words");
+  assert.deepEqual([found[0].explain.title, found[1].explain.title], [0.556, 0.357]);
+  assert.deepEqual(await rank(files, "alpha", { options: { titleWeight: 0 } }), ["doc0", "doc1"]);
+});
+
+test("a title counts for as much of the query as it holds: a title the query covers through one word says less", async () => {
+  // doc0's title is alpha alone (covered whole, half the query in it), beta in its labels; doc1's title has both
+  // words in 18 letters (half covered, the whole query in it): 0.9 × (1 + 2 × 1 × 0.5) against 1 × (1 + 2 × 0.5 × 1)
+  const files = index({ alpha: [0, 900, TITLE | titleChars(0, 5), 1, 100, TITLE | titleChars(0, 18)],
+    beta: [0, 900, TAGS, 1, 100, TITLE | titleChars(0, 18)] }, 2);
+  const found = await search(files, "alpha beta");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual([found[0].explain.title, found[1].explain.title], [0.5, 0.5]);
+  assert.equal(found[0].explain.rules.words, 2);
+  assert.equal(found[1].explain.rules.words, 1.8);
+});
+
+test("a title holds a piece of the query for the share of it that it has", async () => {
+  // 显存不足 is one piece; doc0's title has its part 显存 (its 4 characters covered half), doc1's has 显存不足 whole
+  // in 8 characters; both have 显存不足 in their steps, doc0 scores higher
+  const files = index({ "显存": [0, 900, TITLE | STEPS | titleChars(4, 0), 1, 100, TITLE | STEPS | titleChars(8, 0)],
+    "不足": [0, 900, STEPS, 1, 100, TITLE | STEPS | titleChars(8, 0)],
+    "显存不足": [0, 900, STEPS, 1, 100, TITLE | STEPS | titleChars(8, 0)] }, 2);
+  const found = await search(files, "显存不足");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual([found[0].explain.title, found[1].explain.title], [0.5, 0.25]);
 });
 
 test("a rare word weighs more", async () => {
@@ -144,11 +177,12 @@ test("a word found only where it overlaps the entry's words matches at half", as
 
 test("words that cross are one unit: a word read across two is not a third word of the query", async () => {
   // 执行程序: 执行 and 程序 (doc1, quick fix), and 行程 (doc0, title), which reads across them; 执行 and 程序 are in
-  // ten entries each, 行程 in one. As a unit of its own, rare 行程 would outweigh both words: doc0 0.58 against 0.25.
-  // As one unit, doc1 matches all of it at 0.6, doc0 half of it at 1
+  // ten entries each, 行程 in one (in a title of 16 characters). As a unit of its own, rare 行程 would outweigh both
+  // words: doc0 0.58 against 0.25. As one unit, doc1 matches all of it at 0.6, doc0 half of it at 1 (its title 1/8
+  // covered and holding half the query: 0.5 × 1.125 in the words rule)
   const common = n => Array.from({ length: 10 }, (_, k) => [k + n, 100, STEPS]).flat();
   const files = index({ "执行": [1, 100, QUICK_FIX, ...common(2)], "程序": [1, 100, QUICK_FIX, ...common(10)],
-    "行程": [0, 900, TITLE | titleChars(2, 0)] }, 20);
+    "行程": [0, 900, TITLE | titleChars(16, 0)] }, 20);
   const found = await search(files, "执行程序");
   assert.deepEqual(found[0].explain.queryUnits, ["执行程序"]);
   assert.deepEqual(found.slice(0, 2).map(r => [r.id, matches(r)["执行程序"]]), [["doc1", 0.6], ["doc0", 0.5]]);
@@ -303,12 +337,17 @@ test("a long paste is analysed by its first and last 100 characters", async () =
 });
 
 test("a title is measured in the scripts of the query", async () => {
-  // Both titles have alpha; 显存 is in both entries' steps, in neither title. doc0's title: alpha and 10 Chinese
-  // characters, doc1's: alpha and 4; in the query's scripts doc1's is the more covered (5 of 9 against 5 of 15)
-  const mixed = index({ alpha: [0, 900, TITLE | titleChars(10, 5), 1, 100, TITLE | titleChars(4, 5)],
+  // Both titles have alpha; 显存 is in both entries' steps, in neither title. Both titles are said in English too
+  // (10 letters: 5 and 2 Chinese characters); in the query's scripts doc1's is the more covered (5 of 12 against 5 of 15)
+  const mixed = index({ alpha: [0, 900, TITLE | titleChars(5, 10), 1, 100, TITLE | titleChars(2, 10)],
     "显存": [0, 900, STEPS, 1, 100, STEPS] }, 2);
   assert.deepEqual(await rank(mixed, "alpha 显存"), ["doc1", "doc0"]);
-  assert.deepEqual(await rank(mixed, "alpha"), ["doc0", "doc1"]);  // an English query: the titles' English only
+  assert.deepEqual(await rank(mixed, "alpha"), ["doc0", "doc1"]);  // an English query: the titles' English only (5 of 10)
+  // Chinese titles with alpha as an English name in them (5 letters for 10 and 4 characters): measured whole, 5 of 15
+  // against 5 of 9
+  const named = index({ alpha: [0, 900, TITLE | titleChars(10, 5), 1, 100, TITLE | titleChars(4, 5)] }, 2);
+  assert.deepEqual(await rank(named, "alpha"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(named, "alpha", { options: { echoLetters: 0.5 } }), ["doc0", "doc1"]);  // both "said in English"
   // and the other way round: 显存 in both titles, alpha in neither; doc0's title has 20 letters, doc1's none
   const han = index({ "显存": [0, 900, TITLE | titleChars(4, 20), 1, 100, TITLE | titleChars(8, 0)],
     alpha: [0, 900, STEPS, 1, 100, STEPS] }, 2);
@@ -317,10 +356,10 @@ test("a title is measured in the scripts of the query", async () => {
 });
 
 test("a title is measured in Chinese too when the query typed Chinese that matches nothing, but not for filler", async () => {
-  // as above, alpha in both titles; doc0's is alpha and 10 Chinese characters (梯度累积时 loss 没除以累积步数), doc1's alpha
-  // and 4; 飞 is in no entry. English alone: 5 of 5 each, the tie goes to the score (doc0); with 飞 the query is also
-  // Chinese: 5 of 9 against 5 of 15
-  const files = index({ alpha: [0, 900, TITLE | titleChars(10, 5), 1, 100, TITLE | titleChars(4, 5)] }, 2, { stopwords: ["怎么办"] });
+  // as above, alpha in both titles, said in both languages: 10 letters, and 5 Chinese characters (doc0) or 2 (doc1);
+  // 飞 is in no entry. English alone: 5 of 10 each, the tie goes to the score (doc0); with 飞 the query is also
+  // Chinese: 5 of 12 against 5 of 15
+  const files = index({ alpha: [0, 900, TITLE | titleChars(5, 10), 1, 100, TITLE | titleChars(2, 10)] }, 2, { stopwords: ["怎么办"] });
   assert.deepEqual(await rank(files, "alpha飞了"), ["doc1", "doc0"]);
   assert.deepEqual(await rank(files, "alpha"), ["doc0", "doc1"]);
   assert.deepEqual(await rank(files, "alpha 怎么办"), ["doc0", "doc1"]);  // filler says nothing of the script

@@ -14,7 +14,8 @@ test("the stages, and the index format read", () => {
 
 test("an unknown stage or rule is refused", () => {
   assert.throws(() => new Engine(async () => ({}), { off: ["typos", "speling"] }), { message: "unknown search stage or rule speling" });
-  assert.doesNotThrow(() => new Engine(async () => ({}), { off: ["typos", "title"] }));
+  assert.doesNotThrow(() => new Engine(async () => ({}), { off: ["typos", "typo"] }));
+  assert.throws(() => new Engine(async () => ({}), { off: ["title"] }), { message: "unknown search stage or rule title" });  // part of words
   assert.doesNotThrow(() => new Engine(async () => ({})));
 });
 
@@ -63,7 +64,8 @@ test("explain: each rule's value, the rule that put an entry below the one befor
   const [top, next] = await search(files, "alpha beta");
   assert.equal(top.id, "doc1");
   assert.deepEqual(top.explain, {
-    rules: { message: 0, words: 0.88, title: 0.333, typo: 0, score: 4 },
+    rules: { message: 0, words: 1.113, typo: 0, score: 4 },
+    title: 0.133,
     decidedBy: null,
     units: [
       { unit: "alpha", weight: 0.916, match: 1, terms: [{ term: "alpha", reading: "typed", fields: ["title"] }] },
@@ -72,8 +74,10 @@ test("explain: each rule's value, the rule that put an entry below the one befor
     queryUnits: ["alpha", "beta"],
   });
   assert.equal(next.explain.decidedBy, "words");
-  assert.deepEqual(next.explain.rules, { message: 0, words: 0.08, title: 0, typo: 0, score: 9 });
-  // log(1 + 3 / 2) and log(1 + 3 / 1); words: (0.916 × 1 + 1.386 × 0.8) / (0.916 + 1.386)
+  assert.deepEqual(next.explain.rules, { message: 0, words: 0.08, typo: 0, score: 9 });
+  assert.equal(next.explain.title, 0);
+  // log(1 + 3 / 2) and log(1 + 3 / 1); words: (0.916 × 1 + 1.386 × 0.8) / (0.916 + 1.386) = 0.88, times
+  // 1 + 2 × title, the title's 5 of 15 letters covered × the query's 0.916 / (0.916 + 1.386) in it = 0.133
 });
 
 test("the manifest and every file are fetched once, with the index version", async () => {

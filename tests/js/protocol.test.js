@@ -51,7 +51,7 @@ test("the modules define PitfallSearch in a worker's global, each under its name
   assert.deepEqual(Object.keys(global.PitfallSearch).sort(),
     ["Engine", "FORMAT_VERSION", "Query", "STAGE_NAMES", "analysis", "options", "pinyin", "ranking", "results", "typos"]);
   assert.equal(global.PitfallSearch.analysis.stem("running"), "run");
-  assert.deepEqual([...global.PitfallSearch.ranking.RULE_NAMES], ["message", "words", "title", "typo", "score"]);
+  assert.deepEqual([...global.PitfallSearch.ranking.RULE_NAMES], ["message", "words", "typo", "score"]);
   assert.equal(global.PitfallSearch.options.defaultSearchOptions.maxResults, 10);
 });
 

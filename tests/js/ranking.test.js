@@ -1,4 +1,4 @@
-/* ranking.js: the rules, in order (docs/SEARCH.md, "Ranking"): message → words → title → typo → score → entry number.
+/* ranking.js: the rules, in order (docs/SEARCH.md, "Ranking"): message → words → typo → score → entry number.
  * Every ordering test puts the expected winner after the first hit, better by the rule under test and worse by every
  * later one, so it wins by that rule and not by a tie. */
 "use strict";
@@ -9,28 +9,29 @@ const { load } = require("./helpers.js");
 const ranking = load("ranking");
 const ALL = ranking.rulesInForce(new Set());
 
+const OPTIONS = { titleWeight: 2, echoLetters: 2 };  // options.js
+
 /* A hit as engine.js collect and weigh make it: title terms of 4 English letters in a title of `latin` letters, for
- * an English query. */
-function hit(doc, { message, words = 0.5, latin = 8, typo = 1, score = 5 } = {}) {
-  return { doc, message, words, title: [{ term: "abcd", span: [0, 4] }], titleChars: [0, latin],
+ * an English query, holding `titleWords` of the query's weighed words. */
+function hit(doc, { message, words = 0.5, latin = 8, titleWords = 0.5, typo = 1, score = 5 } = {}) {
+  return { doc, message, words, titleWords, title: [{ term: "abcd", span: [0, 4] }], titleChars: [0, latin],
     queryScripts: { han: false, latin: true }, typo, score };
 }
 
-function order(hits, rules = ALL) {
-  ranking.evaluate(hits, rules);
+function order(hits, rules = ALL, options = OPTIONS) {
+  ranking.evaluate(hits, rules, options);
   return [...hits].sort(ranking.compare(rules)).map(h => h.doc);
 }
 
 test("the rules and their order", () => {
-  assert.deepEqual(ranking.RULE_NAMES, ["message", "words", "title", "typo", "score"]);
-  assert.deepEqual(ranking.RULES.map(r => r.better), ["more", "more", "more", "less", "more"]);
+  assert.deepEqual(ranking.RULE_NAMES, ["message", "words", "typo", "score"]);
+  assert.deepEqual(ranking.RULES.map(r => r.better), ["more", "more", "less", "more"]);
 });
 
 // For each rule: doc1 better by it, doc0 better by every rule after it.
 const CASES = {
   message: [hit(0, { message: 1, words: 0.9, latin: 4, typo: 0, score: 9 }), hit(1, { message: 2, words: 0.1, latin: 16, typo: 3, score: 1 })],
-  words: [hit(0, { words: 0.4, latin: 4, typo: 0, score: 9 }), hit(1, { words: 0.6, latin: 16, typo: 3, score: 1 })],
-  title: [hit(0, { latin: 16, typo: 0, score: 9 }), hit(1, { latin: 8, typo: 3, score: 1 })],
+  words: [hit(0, { words: 0.4, typo: 0, score: 9 }), hit(1, { words: 0.6, typo: 3, score: 1 })],
   typo: [hit(0, { typo: 2, score: 9 }), hit(1, { typo: 1, score: 1 })],
   score: [hit(0, { score: 4 }), hit(1, { score: 6 })],
 };
@@ -49,34 +50,57 @@ test("message: a whole message (2) before a partial one (1) before none", () => 
   assert.equal(hits[0].values.message, 0);  // not known (no d/ file fetched): no message
 });
 
-test("words: the value is the hit's share", () => {
-  const h = hit(3, { words: 0.75 });
-  ranking.evaluate([h], ALL);
-  assert.deepEqual(h.values, { message: 0, words: 0.75, title: 0.5, typo: 1, score: 5 });
+test("words: the hit's share, times 1 + titleWeight × its title's agreement with the query", () => {
+  const h = hit(3, { words: 0.75, latin: 8, titleWords: 0.5 });  // title: 4 of 8 letters covered, half the query in it
+  assert.equal(ranking.titleAgreement(h, OPTIONS), 0.25);
+  ranking.evaluate([h], ALL, OPTIONS);
+  assert.deepEqual(h.values, { message: 0, words: 0.75 * (1 + 2 * 0.25), typo: 1, score: 5 });
+  ranking.evaluate([h], ALL, { titleWeight: 0 });
+  assert.equal(h.values.words, 0.75);
+});
+
+test("words: an entry whose title is the query before one that matches as much of it elsewhere", () => {
+  // equal shares; doc1's title is the query (4 of 4 letters, the whole query in it), doc0's a longer story; doc0
+  // better by every later rule. With titleWeight 0, doc0 first.
+  const hits = [hit(0, { latin: 16, typo: 0, score: 9 }), hit(1, { latin: 4, titleWords: 1, typo: 3, score: 1 })];
+  assert.deepEqual(order(hits), [1, 0]);
+  assert.deepEqual(order(hits, ALL, { titleWeight: 0 }), [0, 1]);
+  // the title outweighs a small lead in words, not a large one: 0.5 × 3 against 0.9
+  assert.deepEqual(order([hit(0, { words: 0.9, latin: 16, titleWords: 0 }), hit(1, { latin: 4, titleWords: 1 })]), [1, 0]);
+  assert.deepEqual(order([hit(0, { words: 1, latin: 16, titleWords: 0 }), hit(1, { words: 0.3, latin: 4, titleWords: 1 })]), [0, 1]);
+});
+
+test("titleAgreement: the share of the title covered times the share of the query in the title", () => {
+  // a short title the query covers whole through one of its words, against a longer one that holds more of it
+  const short = hit(0, { latin: 4, titleWords: 0.1 }), longer = hit(1, { latin: 16, titleWords: 0.8 });
+  assert.equal(ranking.titleAgreement(short, OPTIONS), 0.1);
+  assert.equal(ranking.titleAgreement(longer, OPTIONS), 0.2);
+  assert.deepEqual(order([short, longer]), [1, 0]);
+  assert.equal(ranking.titleAgreement({ ...longer, title: null }, OPTIONS), 0);
 });
 
 test("equal by every rule: the lower entry number first", () => {
   const hits = [hit(2), hit(0), hit(1)];
   assert.deepEqual(order(hits), [0, 1, 2]);
-  ranking.evaluate(hits, ALL);
+  ranking.evaluate(hits, ALL, OPTIONS);
   assert.equal(ranking.decidingRule(hits[1], hits[0], ALL), "order");
   assert.equal(ranking.decidingRule(null, hits[0], ALL), null);
 });
 
 test("rulesInForce: every rule but those named", () => {
-  assert.deepEqual(ranking.rulesInForce(new Set(["title", "typo"])).map(r => r.name), ["message", "words", "score"]);
-  assert.deepEqual(ALL.map(r => r.name), ["message", "words", "title", "typo", "score"]);
+  assert.deepEqual(ranking.rulesInForce(new Set(["message", "typo"])).map(r => r.name), ["words", "score"]);
+  assert.deepEqual(ALL.map(r => r.name), ["message", "words", "typo", "score"]);
 });
 
 test("evaluate: only the rules in force", () => {
   const h = hit(0);
-  ranking.evaluate([h], ranking.rulesInForce(new Set(["message", "title", "typo"])));
+  ranking.evaluate([h], ranking.rulesInForce(new Set(["message", "typo"])), { titleWeight: 0 });
   assert.deepEqual(h.values, { words: 0.5, score: 5 });
 });
 
 // the query's scripts are those of the terms unless given
 const share = (title, titleChars, queryScripts = { han: false, latin: false }) =>
-  ranking.titleShare({ title, titleChars, queryScripts });
+  ranking.titleShare({ title, titleChars, queryScripts }, OPTIONS);
 
 test("titleShare: the share of the title the query covers, in the script it matched", () => {
   assert.equal(share([{ term: "alpha", span: [0, 5] }], [0, 10]), 0.5);
@@ -89,7 +113,11 @@ test("titleShare: the share of the title the query covers, in the script it matc
 test("titleShare: a query of both scripts is measured against both, matched in the title or not", () => {
   const both = { han: true, latin: true };
   assert.equal(share([{ term: "ssh", span: [0, 3] }], [9, 3], both), 0.25);  // ssh 掉线 and the title SSH 端口被防火墙拦截无法访问
-  assert.equal(share([{ term: "ssh", span: [0, 3] }], [9, 3], { han: false, latin: true }), 1);  // ssh alone
+  // ssh alone: a Chinese title with an English name (3 letters for 9 characters) is measured whole
+  assert.equal(share([{ term: "ssh", span: [0, 3] }], [9, 3], { han: false, latin: true }), 0.25);
+  // an English query against a title said in both languages (12 letters for 6 characters): its English only
+  assert.equal(share([{ term: "ssh", span: [0, 3] }], [6, 12], { han: false, latin: true }), 0.25);
+  assert.equal(share([{ term: "ssh", span: [0, 3] }], [6, 11], { han: false, latin: true }), 3 / 17);
   assert.equal(share([{ term: "显存", span: [0, 2] }], [8, 12], { han: true, latin: false }), 0.25);  // not the English echo
   assert.equal(share([{ term: "显存", span: [0, 2] }], [8, 12], both), 0.1);
 });
@@ -111,7 +139,7 @@ test("titleShare: at most 1", () => {
 test("best: the first `count` hits in order, best first, as a full sort would give", () => {
   const hits = [hit(0, { score: 1 }), hit(1, { score: 7 }), hit(2, { score: 3 }), hit(3, { score: 9 }),
     hit(4, { score: 7 }), hit(5, { score: 2 })];
-  ranking.evaluate(hits, ALL);
+  ranking.evaluate(hits, ALL, OPTIONS);
   const cmp = ranking.compare(ALL);
   assert.deepEqual(ranking.best(hits, cmp, 3).map(h => h.doc), [3, 1, 4]);
   assert.deepEqual(ranking.best(hits, cmp, 1).map(h => h.doc), [3]);

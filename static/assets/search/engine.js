@@ -474,7 +474,7 @@
           let hit = hits.get(doc);
           // few allocations a hit: a common character brings thousands of them, and collecting them was mostly
           // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
-          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null });
+          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null, titleUnits: null });
           hit.flags |= fields;
           const inside = character ? !(flags & this.aloneBit) : han && (flags & this.overlapBit);
           const match = this.where(fields) * info.weight * (inside ? this.options.insideWordMatch : 1);
@@ -493,6 +493,12 @@
           }
           if (fields & this.titleBit) {
             (hit.title || (hit.title = [])).push({ term, span: info.span });
+            // unit → the spans of it the title has (how much of the query the title holds: weigh)
+            hit.titleUnits = hit.titleUnits || new Map();
+            for (const name of info.units) {
+              if (!hit.titleUnits.has(name)) hit.titleUnits.set(name, []);
+              hit.titleUnits.get(name).push({ span: info.span, match: 1 });
+            }
             hit.titleChars = [(flags >> hanShift) & 0xff, (flags >> latinShift) & 0xff];
           }
         }
@@ -536,21 +542,25 @@
       const total = [...query.weights.values()].reduce((a, b) => a + b, 0);
       // the scripts of the query: Chinese when Chinese other than filler was typed, whether it matched or not (loss飞了:
       // 飞 matches nothing, yet a title that is Chinese but for loss is not the query's), English when a weighed piece
-      // is: the title rule measures a title in these (ranking.js titleShare)
+      // is: the words rule measures a title in these (ranking.js titleShare)
       const weighed = [...query.weights.keys()];
       const queryScripts = { han: query.typedHan, latin: !weighed.every(isHan) };
       for (const hit of hits.values()) {
         hit.queryScripts = queryScripts;
-        hit.words = hit.typo = hit.score = 0;
+        hit.words = hit.titleWords = hit.typo = hit.score = 0;
         for (const [unit, weight] of query.weights) {
           const found = hit.units.get(unit);
           if (!found) continue;
           found.match = coverage(query.spans.get(unit), found.parts);
           hit.words += weight * found.match;
+          // the share of the unit the title has, however it was read there (the words rule weighs the reading)
+          const inTitle = hit.titleUnits && hit.titleUnits.get(unit);
+          if (inTitle) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle);
           hit.typo += found.penalty;
           hit.score += found.score;
         }
         hit.words = total ? hit.words / total : 0;
+        hit.titleWords = total ? hit.titleWords / total : 0;
       }
     }
 
@@ -565,7 +575,7 @@
       this.indexedMessages(query, key, found);
       const hits = [...found.values()];
       const order = ranking.compare(this.rules);
-      ranking.evaluate(hits, this.rules);
+      ranking.evaluate(hits, this.rules, this.options);
       const top = ranking.best(hits, order, this.options.maxResults);
       this.markMatched(query, top);
       await Promise.all(top.map(async hit => {
@@ -574,7 +584,7 @@
         const part = key.length >= minPartialChars && hit.data.messages.some(m => m.includes(key));
         hit.message = whole ? 2 : part ? 1 : 0;
       }));
-      ranking.evaluate(top, this.rules);
+      ranking.evaluate(top, this.rules, this.options);
       return { query, hits: top.sort(order) };
     }
 
@@ -624,8 +634,9 @@
       return { items, ranked };
     }
 
-    /* Why an entry ranks where it does: each rule's value, the rule that put it below the one before, and each
-     * matched piece of the query with the terms that matched it, how they were read and where they are. */
+    /* Why an entry ranks where it does: each rule's value, how far its title is the query (the words rule counts
+     * it), the rule that put it below the one before, and each matched piece of the query with the terms that
+     * matched it, how they were read and where they are. */
     explain(hit, before, query) {
       const fields = this.manifest.fields;
       const round = v => Math.round(v * 1000) / 1000;
@@ -640,7 +651,7 @@
         }),
       }));
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
-      return { rules: values, decidedBy: ranking.decidingRule(before, hit, this.rules), units,
+      return { rules: values, title: round(ranking.titleAgreement(hit, this.options)), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
         queryUnits: [...query.weights.keys()] };
     }
 

@@ -19,6 +19,9 @@
       typo1: Object.freeze({ weight: 0.5, penalty: 1 }),    // a misspelt word corrected by one edit
       typo2: Object.freeze({ weight: 0.3, penalty: 2 }),    // ... by two
     }),
+    titleWeight: 2,               // the words rule counts an entry's match × (1 + this × how far its title is the query)
+    echoLetters: 2,               // a title with fewer English letters a Chinese character is Chinese with English names in
+                                  // it (容器内看不到 GPU): an English query is measured against all of it, not its English only
     rarityFloor: 0.05,            // a word in fewer entries than this share counts as rare as one in this share
     characterWeight: 0.5,         // a lone Chinese character no word of the query covers counts half a word
     maxCharacterShare: 0.25,      // ... and nothing when it is in more of the entries (了, 不)

@@ -9,9 +9,10 @@
 
   const { isHan } = analysis;
 
-  /* A hit is one entry matched by a query (engine.js collect): {words, typo, title: [{term, span}] or null,
-   * titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (Chinese when
-   * Chinese other than filler was typed, English when a weighed piece is), score, message}. */
+  /* A hit is one entry matched by a query (engine.js collect): {words, titleWords, typo, title: [{term, span}] or
+   * null, titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (Chinese when
+   * Chinese other than filler was typed, English when a weighed piece is), score, message}. A rule's value is
+   * value(hit, options), options those of options.js. */
   const RULES = [
     // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
     // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.
@@ -20,11 +21,10 @@
     // rarity (a word in few entries says more than one in many), by where it stands in the entry (the title
     // counts 1, an error message or a label 0.8, the quick fix 0.6, the body 0.2: an entry about the query
     // beats one that mentions its words) and by how it was read (typed 1; a synonym, a correction, a pinyin
-    // reading less, so they never count more than the typed word would in the same place).
-    { name: "words", value: hit => hit.words, better: "more" },
-    // How much of the entry's title the query covers: the general entry, whose title is the query, before the
-    // specific neighbours whose longer titles also contain it.
-    { name: "title", value: titleShare, better: "more" },
+    // reading less, so they never count more than the typed word would in the same place); times
+    // 1 + titleWeight × how far the entry's title and the query are the same (titleAgreement): the general
+    // entry, whose title is the query, before the specific neighbours that mention its words as often.
+    { name: "words", value: (hit, options) => hit.words * (1 + options.titleWeight * titleAgreement(hit, options)), better: "more" },
     // How far the matches are from what was typed: a converted, corrected, pinyin or synonym match costs 1
     // (two edits 2), a typed one 0.
     { name: "typo", value: hit => hit.typo, better: "less" },
@@ -37,8 +37,10 @@
   /* The share of the title's characters that the query's matched title terms cover, in the scripts of the query
    * and of those terms (a Chinese query is measured against the title's Chinese, an English one against its English
    * words, a query of both against both: ssh alone does not cover the title SSH 端口被防火墙拦截 of a query ssh 掉线),
-   * each piece of the query counted once (the longest term it matched). */
-  function titleShare(hit) {
+   * each piece of the query counted once (the longest term it matched). An English query is measured against the
+   * title's English only when the title says itself in English too, with echoLetters letters a Chinese character or
+   * more (显存不足 (CUDA out of memory)); in a Chinese title with English names (容器内看不到 GPU), against all of it. */
+  function titleShare(hit, options) {
     if (!hit.title) return 0;
     const taken = [];
     const covered = { han: 0, latin: 0 };
@@ -49,8 +51,18 @@
     }
     const [han, latin] = hit.titleChars;
     const { queryScripts } = hit;
-    const total = (covered.han || queryScripts.han ? han : 0) + (covered.latin || queryScripts.latin ? latin : 0);
-    return total ? Math.min(1, (covered.han + covered.latin) / total) : 0;
+    const echo = latin >= options.echoLetters * han;
+    const total = (covered.han || queryScripts.han || !echo ? han : 0) + (covered.latin || queryScripts.latin ? latin : 0);
+    // a script's terms cover at most what the title has of it (a stem can be longer than the title's word)
+    return total ? (Math.min(covered.han, han) + Math.min(covered.latin, latin)) / total : 0;
+  }
+
+  /* How far the entry's title and the query are the same, 0 … 1: the share of the title the query covers times the
+   * share of the query (its weighed words) found in the title. Both: a short title of which the query names one
+   * word (SSH of SSH 连接远程服务器频繁掉线, for a pasted ssh timeout line) is covered whole but says little of the
+   * query; a title holding the query's words inside a longer story says less than one that is the query. */
+  function titleAgreement(hit, options) {
+    return titleShare(hit, options) * hit.titleWords;
   }
 
   /* The rules in force, less those named in `off`. */
@@ -59,10 +71,10 @@
   }
 
   /* Each hit's value under each rule: hit.values[name]. */
-  function evaluate(hits, rules) {
+  function evaluate(hits, rules, options) {
     for (const hit of hits) {
       hit.values = {};
-      for (const rule of rules) hit.values[rule.name] = rule.value(hit);
+      for (const rule of rules) hit.values[rule.name] = rule.value(hit, options);
     }
   }
 
@@ -98,5 +110,5 @@
     return "order";
   }
 
-  return { RULES, RULE_NAMES, titleShare, rulesInForce, evaluate, compare, best, decidingRule };
+  return { RULES, RULE_NAMES, titleShare, titleAgreement, rulesInForce, evaluate, compare, best, decidingRule };
 });

@@ -107,6 +107,22 @@ def word_terms(word: str) -> tuple[str, ...]:
     return (stem(word), *name_parts(word)) if keep_word(word) else ()
 
 
+_CAMEL_WORD = re.compile("[A-Za-z]*(?:[a-z][A-Z]|[A-Z][A-Z][a-z])[A-Za-z]*")
+_CAMEL_HUMP = re.compile("[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+
+
+def camel_parts(text: str) -> list[str]:
+    """The words of the CamelCase names in `text` (before lowercasing: ModuleNotFoundError → module, not, found,
+    error; PyTorch → py, torch; OOMKilled → oom, kill), stemmed, so an entry is found by them as it says them;
+    none of a name with a one-letter part (NaN, vLLM), whose parts are not words."""
+    parts = []
+    for name in _CAMEL_WORD.findall(unicodedata.normalize("NFKC", text)):
+        humps = _CAMEL_HUMP.findall(name)
+        if all(len(hump) > 1 for hump in humps):
+            parts += [stem(hump.lower()) for hump in humps if keep_word(hump.lower())]
+    return parts
+
+
 def compound_term(compound: str) -> str | None:
     """The index term of an identifier (a COMPOUND match): its words joined by "_", so max-model-len and
     max_model_len are one term; None when it is too long to be a name (a path, a long paste)."""

@@ -2,8 +2,9 @@
 the analyzer cuts it into (the words that count for the entry's length, and the parts beside them), the phrase
 terms of a synonym, a title's length as the title rule measures it, and an entry's terms counted by field.
 The documented rules and numbers are written here as they are in docs/SEARCH.md ("Index"): Chinese words of 2 to
-12 characters, every Chinese character, English stems, the parts of a name with digits, identifiers whole; title
-lengths capped at 255; BM25F weights title 5, labels 4, quick fix 3, symptoms 4, body 1, translation 2."""
+12 characters, every Chinese character, English stems, the parts of a name with digits and of a CamelCase name,
+identifiers whole; title lengths capped at 255; BM25F weights title 5, labels 4, quick fix 3, symptoms 4, body 1,
+translation 2."""
 
 from __future__ import annotations
 
@@ -51,6 +52,16 @@ def test_english_words_are_stemmed_and_names_with_digits_and_identifiers_add_par
                                                           ["fail", "ban", "显", "卡", "驱", "动", "torch_load"], set(), set())
     # full-width forms read as ASCII; noise (one letter, a number of 5 digits, an address) is no term
     assert analyzer.terms("ＣＵＤＡ x 12345 0x7f3a2b1c") == (["cuda"], [], set(), set())
+
+
+def test_camelcase_names_add_their_words_as_parts(analyzer):
+    # an entry says ModuleNotFoundError, PyTorch, OOMKilled; a reader asks for module not found, torch, oom
+    assert analyzer.terms("ModuleNotFoundError in PyTorch")[1] == ["modul", "not", "found", "error", "py", "torch"]
+    assert analyzer.terms("OOMKilled, a DataLoader, ＰｙＴｏｒｃｈ")[1] == ["oom", "kill", "data", "loader", "py", "torch"]
+    # not: one case throughout, a one-letter part (NaN, vLLM, iPhone), a capital alone at the start (Adam)
+    assert analyzer.terms("CUDA cuda NaN vLLM iPhone Adam")[1] == []
+    # the whole name stays one word that counts for the entry's length
+    assert analyzer.terms("PyTorch")[0] == ["pytorch"]
 
 
 def test_a_word_of_the_search_cut_that_only_overlaps_the_texts_own_words_is_told_apart(analyzer):

@@ -377,6 +377,16 @@ def test_a_message_listed_under_a_word_of_the_query_puts_its_entry_first_however
     assert rank(files, "invalid load key, 'v'.", options={"maxResults": 1, "minMessageChars": 16}) == ["doc0"]
 
 
+def test_a_message_in_the_middle_of_a_long_paste_is_found_by_its_words_there():
+    # alpha at both ends of a 230-character paste (the rules read its first and last 100), doc1's message in the
+    # middle, listed under key: doc0 better by the words rule, doc1 first by the message rule
+    files = index({"alpha": [0, 900, TITLE, 1, 100, STEPS], "key": [1, 100, STEPS]}, 2,
+                  messages={1: ["invalidloadkeyv"]}, anchored={"key": [1, "invalidloadkeyv"]})
+    paste = f"alpha {'x' * 100} invalid load key, 'v'. {'x' * 100} alpha"
+    assert rank(files, paste, options={"maxResults": 1}) == ["doc1"]
+    assert rank(files, paste, options={"maxResults": 1}, off=("message",)) == ["doc0"]
+
+
 def test_at_most_ten_results():
     files = index({"alpha": [n for d in range(12) for n in (d, 100, STEPS)]}, 12)
     assert len(rank(files, "alpha")) == 10

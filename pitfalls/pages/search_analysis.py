@@ -22,6 +22,7 @@ from ..text import (
     MAX_WORD_CHARS,
     PIECES,
     Segmenter,
+    camel_parts,
     compound_terms,
     keep_word,
     message_key,
@@ -113,7 +114,7 @@ class Analyzer:
             elif terms := word_terms(word):
                 words.append(terms[0])
                 parts += terms[1:]
-        parts += compound_terms(normalize(text))
+        parts += compound_terms(normalize(text)) + camel_parts(text)
         return words, parts, alone, overlapping - stood
 
     def phrase(self, text: str) -> list[str]:

@@ -309,6 +309,17 @@ test("a message listed under a word of the query puts its entry first, however f
   assert.deepEqual(await rank(elsewhere, "invalid load key, 'v'.", one), ["doc0"]);
 });
 
+test("a message in the middle of a long paste is found by its words there, which the other rules do not read", async () => {
+  // alpha at both ends of a 230-character paste (the rules read its first and last 100), doc1's message in the
+  // middle, listed under key: doc0 better by the words rule, doc1 first by the message rule
+  const files = index({ alpha: [0, 900, TITLE, 1, 100, STEPS], key: [1, 100, STEPS] }, 2,
+    { messages: { 1: ["invalidloadkeyv"] }, anchored: { key: [1, "invalidloadkeyv"] } });
+  const paste = `alpha ${"x".repeat(100)} invalid load key, 'v'. ${"x".repeat(100)} alpha`;
+  assert.deepEqual(await rank(files, paste, { options: { maxResults: 1 } }), ["doc1"]);
+  assert.deepEqual(await rank(files, paste, { options: { maxResults: 1, maxQueryChars: 400 } }), ["doc1"]);  // read whole
+  assert.deepEqual(await rank(files, paste, { options: { maxResults: 1 }, off: ["message"] }), ["doc0"]);
+});
+
 test("a message of the query found whole counts more than the query found in a message", async () => {
   const terms = { oom: [0, 900, STEPS, 1, 100, STEPS, 2, 500, STEPS] };
   const files = index(terms, 3, { messages: { 0: ["xxoomkilledbythekernelxx"], 2: ["oomkilledbythekernel"] } });

@@ -565,14 +565,14 @@
     }
 
     /* The first maxResults entries by the rules. The message rule: a message found whole in the query through the
-     * index (any entry), then on the first entries' d/ files (the query in a message; a message the index does not
-     * list under a word of the query: all Chinese, or its word outside the part of a long paste analysed). */
+     * index (any entry the query's words found), then on the first entries' d/ files (the query in a message; a
+     * message the index does not list under an English word: all Chinese). */
     async rank(text) {
-      const query = await this.analyze(text);
+      const [query, pasted] = await Promise.all([this.analyze(text), this.pastedWords(text)]);
       const key = messageKey(text);
       const { minMessageChars, minPartialChars } = this.options;
       const found = this.collect(query);
-      this.indexedMessages(query, key, found);
+      this.indexedMessages([...query.terms.keys(), ...pasted], key, found);
       const hits = [...found.values()];
       const order = ranking.compare(this.rules);
       ranking.evaluate(hits, this.rules, this.options);
@@ -588,11 +588,25 @@
       return { query, hits: top.sort(order) };
     }
 
+    /* The English words and identifiers of a paste longer than maxQueryChars, all of it (the rules read its first and
+     * last part only), their shards fetched beside the query's: a message in its middle is listed under one of them.
+     * None for a shorter query, whose words are the query's terms. */
+    async pastedWords(text) {
+      await this.ready();
+      const normalized = normalize(text);
+      if (normalized.length <= this.options.maxQueryChars) return [];
+      const words = [...normalized.matchAll(PIECES)].filter(m => m[2] && keepWord(m[2]) && !this.stopwords.has(m[2]))
+        .map(m => stem(m[2]));
+      const terms = [...new Set([...words, ...compounds(normalized).map(c => c.term)])];
+      await this.loadShards(terms);
+      return terms;
+    }
+
     /* hit.message = 2 for the entries of `hits` with an error message found whole in the query's message key `key`,
      * through the index: each message is listed under its rarest word, in that word's shard (index format 6), so
      * an entry the other rules leave below the first maxResults is still found by the message a paste names. */
-    indexedMessages(query, key, hits) {
-      for (const term of query.terms.keys()) {
+    indexedMessages(terms, key, hits) {
+      for (const term of new Set(terms)) {
         const { messages } = this.shard(term);
         if (!has(messages, term)) continue;
         const listed = messages[term];

@@ -141,7 +141,7 @@ def corpus_rankings(corpus_site, http_server, browser) -> dict[tuple[str, str], 
 # Per kind: what the engine achieves, less about one query (ties, small changes of content). Below the goals of
 # docs/SEARCH.md ("Measured"): these guard what is reached, they do not claim the goal.
 TOP1_AT_LEAST = {
-    "zh-phrase": 0.96, "zh-word": 0.86, "mixed": 0.94, "error": 0.85, "en": 0.93, "colloquial": 0.83,
+    "zh-phrase": 0.96, "zh-word": 0.86, "mixed": 0.94, "error": 0.85, "en": 0.93, "colloquial": 0.87,
     "pinyin": 0.94, "traditional": 0.94, "regional": 0.93, "typo": 0.93, "digits": 0.93,
 }
 CORPUS_TOP1_AT_LEAST = {

@@ -107,7 +107,8 @@ def word_terms(word: str) -> tuple[str, ...]:
     return (stem(word), *name_parts(word)) if keep_word(word) else ()
 
 
-_CAMEL_WORD = re.compile("[A-Za-z]*(?:[a-z][A-Z]|[A-Z][A-Z][a-z])[A-Za-z]*")
+_LETTERS = re.compile("[A-Za-z]{4,}")  # a name of two parts of two letters or more
+_CAMEL_CASE = re.compile("[a-z][A-Z]|[A-Z][A-Z][a-z]")  # where a part ends: fooBar, OOMKilled
 _CAMEL_HUMP = re.compile("[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 
 
@@ -116,7 +117,9 @@ def camel_parts(text: str) -> list[str]:
     error; PyTorch → py, torch; OOMKilled → oom, kill), stemmed, so an entry is found by them as it says them;
     none of a name with a one-letter part (NaN, vLLM), whose parts are not words."""
     parts = []
-    for name in _CAMEL_WORD.findall(unicodedata.normalize("NFKC", text)):
+    for name in _LETTERS.findall(unicodedata.normalize("NFKC", text)):
+        if not _CAMEL_CASE.search(name):
+            continue
         humps = _CAMEL_HUMP.findall(name)
         if all(len(hump) > 1 for hump in humps):
             parts += [stem(hump.lower()) for hump in humps if keep_word(hump.lower())]

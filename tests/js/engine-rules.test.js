@@ -318,6 +318,12 @@ test("a message in the middle of a long paste is found by its words there, which
   assert.deepEqual(await rank(files, paste, { options: { maxResults: 1 } }), ["doc1"]);
   assert.deepEqual(await rank(files, paste, { options: { maxResults: 1, maxQueryChars: 400 } }), ["doc1"]);  // read whole
   assert.deepEqual(await rank(files, paste, { options: { maxResults: 1 }, off: ["message"] }), ["doc0"]);
+  // a message listed under an identifier, in a middle that has Chinese too
+  const named = index({ alpha: [0, 900, TITLE, 1, 100, STEPS] }, 2,
+    { messages: { 1: ["nvidiacontainercliinitializationerror"] },
+      anchored: { nvidia_container_cli: [1, "nvidiacontainercliinitializationerror"] } });
+  const log = `alpha ${"x".repeat(100)} 容器 nvidia-container-cli: initialization error ${"x".repeat(100)} alpha`;
+  assert.deepEqual(await rank(named, log, { options: { maxResults: 1 } }), ["doc1"]);
 });
 
 test("a message of the query found whole counts more than the query found in a message", async () => {

@@ -100,7 +100,8 @@ class Analyzer:
         alone: the Chinese characters that stand as words of their own (ALONE_BIT); overlapping: the Chinese words
         that only overlap the text's own words (OVERLAP_BIT)."""
         words, parts, alone, overlapping, stood = [], [], set(), set(), set()
-        for match in PIECES.finditer(normalize(text)):
+        normalized = normalize(text)
+        for match in PIECES.finditer(normalized):
             run, word = match.groups()
             if run:
                 cut = self.search_words(run)
@@ -114,7 +115,7 @@ class Analyzer:
             elif terms := word_terms(word):
                 words.append(terms[0])
                 parts += terms[1:]
-        parts += compound_terms(normalize(text)) + camel_parts(text)
+        parts += compound_terms(normalized) + camel_parts(text)
         return words, parts, alone, overlapping - stood
 
     def phrase(self, text: str) -> list[str]:

@@ -474,7 +474,7 @@
           let hit = hits.get(doc);
           // few allocations a hit: a common character brings thousands of them, and collecting them was mostly
           // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
-          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null, titleUnits: null });
+          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null });
           hit.flags |= fields;
           const inside = character ? !(flags & this.aloneBit) : han && (flags & this.overlapBit);
           const match = this.where(fields) * info.weight * (inside ? this.options.insideWordMatch : 1);
@@ -493,12 +493,6 @@
           }
           if (fields & this.titleBit) {
             (hit.title || (hit.title = [])).push({ term, span: info.span });
-            // unit → the spans of it the title has (how much of the query the title holds: weigh)
-            hit.titleUnits = hit.titleUnits || new Map();
-            for (const name of info.units) {
-              if (!hit.titleUnits.has(name)) hit.titleUnits.set(name, []);
-              hit.titleUnits.get(name).push({ span: info.span, match: 1 });
-            }
             hit.titleChars = [(flags >> hanShift) & 0xff, (flags >> latinShift) & 0xff];
           }
         }
@@ -554,8 +548,8 @@
           found.match = coverage(query.spans.get(unit), found.parts);
           hit.words += weight * found.match;
           // the share of the unit the title has, however it was read there (the words rule weighs the reading)
-          const inTitle = hit.titleUnits && hit.titleUnits.get(unit);
-          if (inTitle) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle);
+          const inTitle = (hit.title || []).filter(({ term }) => query.terms.get(term).units.includes(unit));
+          if (inTitle.length) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ span }) => ({ span, match: 1 })));
           hit.typo += found.penalty;
           hit.score += found.score;
         }

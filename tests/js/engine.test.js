@@ -278,6 +278,17 @@ test("pinyin: a stretch across words stands for the whole, a stretch of one type
   assert.deepEqual(alone[0].explain.units[0].terms, [{ term: "显存", reading: "pinyin", fields: ["title"] }]);
 });
 
+test("pinyin: readings side by side stay two pieces, whichever is longer and comes first", async () => {
+  // no index term reads across the two words: neither stands for the other, however long
+  const files = index({ "显存": [0, 100, TITLE], "梯度": [1, 100, TITLE] }, 2,
+    { pinyin: { xiancun: ["显存"], tidu: ["梯度"] }, syllables: "xian cun ti du" });
+  for (const [query, units] of [["xiancun tidu", ["xiancun", "tidu"]], ["tidu xiancun", ["tidu", "xiancun"]]]) {
+    const found = await search(files, query);
+    assert.deepEqual(found[0].explain.queryUnits, units, query);
+    assert.deepEqual(Object.fromEntries(found.map(r => [r.id, Object.keys(matches(r))])), { doc0: ["xiancun"], doc1: ["tidu"] }, query);
+  }
+});
+
 test("pinyin: a typed word and its pinyin reading are one piece of the query", async () => {
   // change: the stem chang is a term of doc0's steps, and it reads as 嫦娥, in doc1's title
   const files = index({ chang: [0, 900, STEPS], "嫦娥": [1, 100, TITLE] }, 2, { pinyin: { change: ["嫦娥"] } });

@@ -23,7 +23,7 @@ PIECES = [
     st.text(alphabet="ab.-_0", min_size=36, max_size=44),  # about the longest identifier kept (40 characters)
     st.sampled_from(["torch.load", "nvidia-smi", "max_model_len", "Qwen2-7B-Instruct", "2.3.0+cpu", "x86_64-linux-gnu",
                      "fail2ban", "0x7f3a2b1c", "550e8400-e29b-41d4-a716-446655440000", "OOMKilled", "BrokenPipeError",
-                     "torch.cuda.is_available", "vllm.entrypoints.openai.api_server", "wrongly", "anomaly"]),
+                     "torch.cuda.is_available", "vllm.entrypoints.openai.api_server", "wrongly", "anomaly", "batch sizes"]),
     st.text(alphabet="ＡＢＣａｂｃ０１２．＿－：（）　", min_size=1, max_size=6),  # full-width forms
     st.text(alphabet=" .,:;_-/\\()[]{}<>'\"!?#@$%^&*+=|~`\t\n", min_size=1, max_size=4),
     st.text(min_size=1, max_size=4),  # anything at all, emoji and combining marks included

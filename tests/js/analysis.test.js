@@ -46,8 +46,10 @@ test("stem: plurals", () => {
   const cases = { bodies: "bodi", abies: "aby", ties: "tie", flies: "fly", classes: "class", matches: "match",
     wishes: "wish", boxes: "box", buzzes: "buzz", errors: "error", states: "stat", gpus: "gpus", status: "status",
     analysis: "analysis", process: "process", loss: "loss", axis: "axis", eyes: "eye", sees: "see", abes: "abe",
-    // -es after s, ch, sh, x, z goes whole, even where the final -e rule would not take the e (too short)
-    axes: "ax", sses: "ss", ches: "ch", shes: "sh", azes: "az" };
+    // -es after s, ch, sh, x, zz goes whole, even where the final -e rule would not take the e (too short)
+    axes: "ax", sses: "ss", ches: "ch", shes: "sh",
+    // -zes only its s: the plural of a -ze word meets it, whatever the final -e rule does (size keeps its e, prize not)
+    sizes: "size", size: "size", prizes: "priz", prize: "priz", freezes: "freez", azes: "aze" };
   for (const [word, stemmed] of Object.entries(cases)) assert.equal(analysis.stem(word), stemmed, word);
 });
 

@@ -80,10 +80,8 @@ def stem(word: str) -> str:
         word = word[:-3] + ("y" if len(word) > 4 else "ie")
     elif word.endswith("sses"):
         word = word[:-2]
-    elif word.endswith(("ches", "shes", "xes", "zzes")):
+    elif word.endswith(("ches", "shes", "xes")):  # not -zes: size, sizes (buzzes loses its e by the final e rule)
         word = word[:-2]
-    elif word.endswith("zes"):  # size, sizes: a -ze word's plural gives the s back only, as the final e rule decides
-        word = word[:-1]
     elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]
     for suffix in ("ation", "ing", "ed"):

@@ -46,7 +46,7 @@ test("stem: plurals", () => {
   const cases = { bodies: "bodi", abies: "aby", ties: "tie", flies: "fly", classes: "class", matches: "match",
     wishes: "wish", boxes: "box", buzzes: "buzz", errors: "error", states: "stat", gpus: "gpus", status: "status",
     analysis: "analysis", process: "process", loss: "loss", axis: "axis", eyes: "eye", sees: "see", abes: "abe",
-    // -es after s, ch, sh, x, zz goes whole, even where the final -e rule would not take the e (too short)
+    // -es after s, ch, sh, x goes whole, even where the final -e rule would not take the e (too short)
     axes: "ax", sses: "ss", ches: "ch", shes: "sh",
     // -zes only its s: the plural of a -ze word meets it, whatever the final -e rule does (size keeps its e, prize not)
     sizes: "size", size: "size", prizes: "priz", prize: "priz", freezes: "freez", azes: "aze" };

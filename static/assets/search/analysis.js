@@ -55,8 +55,7 @@
     if (word.endsWith("ly") && word.length >= 6 && "cdeghkmnrtw".includes(word[word.length - 3])) word = word.slice(0, -2);
     if (word.endsWith("ies") || word.endsWith("ied")) word = word.slice(0, -3) + (word.length > 4 ? "y" : "ie");
     else if (word.endsWith("sses")) word = word.slice(0, -2);
-    else if (["ches", "shes", "xes", "zzes"].some(s => word.endsWith(s))) word = word.slice(0, -2);
-    else if (word.endsWith("zes")) word = word.slice(0, -1);  // size, sizes: a -ze word's plural gives the s back only, as the final e rule decides
+    else if (["ches", "shes", "xes"].some(s => word.endsWith(s))) word = word.slice(0, -2);  // not -zes: size, sizes (buzzes loses its e by the final e rule)
     else if (word.endsWith("s") && !["ss", "us", "is"].some(s => word.endsWith(s))) word = word.slice(0, -1);
     for (const suffix of ["ation", "ing", "ed"]) {
       const rest = word.slice(0, -suffix.length);

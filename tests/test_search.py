@@ -31,7 +31,7 @@ checkpointing checkpoints running stopped added embed embedding speed needed use
 analysis windows devices device quantization quantize quantized dependencies dependency converges convergence
 mismatch mismatches disconnected disconnects connection timed timeout applies applied apply died dies tried hung
 frozen ran built was is this gpus cuda12 nan a an be 0x7f3a2b1c 12345 535 cudnn8 abcdefghijklmnopqrstuvwxyzabcdefg
-fail2ban resnet101 3a3a0a1 deadbeef sizes buzzes""".split()
+fail2ban resnet101 3a3a0a1 deadbeef sizes buzzes ches shes sses axes azes aches wishes matches slowly tsking rotation""".split()
 TEXTS = ["RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 23.69 GiB total capacity)",
          "ＯＯＭ　ｆｕｌｌ－ｗｉｄｔｈ text, 全角字符 and ①②",
          "torch.onnx.export 报 shape mismatch 或 unsupported op aten::scaled_dot_product_attention",

@@ -15,7 +15,7 @@ import pytest
 
 from pitfalls.pages.search_analysis import Analyzer, analyze_entry, entry_text
 from pitfalls.records.validate import load_knowledge_base
-from pitfalls.text import Segmenter
+from pitfalls.text import Segmenter, chinese_variants
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 WORD_12 = "一二三四五六七八九十甲乙"
@@ -62,6 +62,27 @@ def test_camelcase_names_add_their_words_as_parts(analyzer):
     assert analyzer.terms("CUDA cuda NaN vLLM iPhone Adam")[1] == []
     # the whole name stays one word that counts for the entry's length
     assert analyzer.terms("PyTorch")[0] == ["pytorch"]
+    # a name after plain words and after a name that is not CamelCase still gives its words
+    assert analyzer.terms("install then NaN PyTorch")[1] == ["py", "torch"]
+
+
+def test_the_cuts_guess_no_new_words():
+    # jieba's HMM would guess 就断 a word: no dictionary word, and as a rare term it would outweigh the real ones
+    cutter = Segmenter(frozenset())
+    assert cutter.search_words("训练跑一半就断了") == ["训练", "跑", "一半", "就", "断", "了"]
+    assert cutter.standing_words("训练跑一半就断了") == {"训练", "跑", "一半", "就", "断", "了"}
+    assert "就断" not in cutter.words("训练跑一半就断了") and "就断" in cutter.words("训练跑一半就断了", guess_new_words=True)
+
+
+def test_a_longer_word_stands_with_the_words_of_its_own_best_cut():
+    # 多进程 (a dictionary word here) is also 多 / 进程 by its best cut without itself; a two-character word is not cut
+    assert Segmenter(frozenset({"多进程"})).standing_words("用多进程加载") == {"用", "多进程", "多", "进程", "加载"}
+
+
+def test_a_single_character_is_reached_from_each_of_its_traditional_forms():
+    # OpenCC's conversions write 发 as 發 only; 髮 (hair) simplifies to 发 too, and a reader may type either
+    assert chinese_variants(["发"]) == {"發": {"发"}, "髮": {"发"}}
+    assert chinese_variants(["发现"]) == {"發現": {"发现"}}  # a longer term: the forms of its phrase only
 
 
 def test_a_word_of_the_search_cut_that_only_overlaps_the_texts_own_words_is_told_apart(analyzer):

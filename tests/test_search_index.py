@@ -153,6 +153,8 @@ def test_a_word_with_a_character_without_pinyin_is_indexed_without_a_reading(tmp
     assert _postings(index, "兙兡")
     readings = {key: terms for shard in index.pinyin for key, terms in shard.items()}
     assert readings["baocuo"] == ["报错"] and not [key for key, terms in readings.items() if "兙兡" in terms]
+    # a term with such a character has no reading at all, not the reading of its other characters
+    assert pinyin_reading("兙兡报错") is None and pinyin_reading("报错") == ["bao", "cuo"]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

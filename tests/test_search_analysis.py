@@ -26,7 +26,7 @@ WORD_13 = WORD_12 + "丙"
 @pytest.fixture(scope="module")
 def analyzer() -> Analyzer:
     """The analyzer with a dictionary of a few words (as content/synonyms.yml `words` add them) and some filler."""
-    return Analyzer(Segmenter(frozenset({WORD_12, WORD_13, "显卡驱动"})), frozenset({"怎么办", "the", "of"}))
+    return Analyzer(Segmenter(frozenset({WORD_12, WORD_13, "显卡驱动", "多进程"})), frozenset({"怎么办", "the", "of"}))
 
 
 @pytest.fixture(scope="module")
@@ -66,17 +66,17 @@ def test_camelcase_names_add_their_words_as_parts(analyzer):
     assert analyzer.terms("install then NaN PyTorch")[1] == ["py", "torch"]
 
 
-def test_the_cuts_guess_no_new_words():
+def test_the_cuts_guess_no_new_words(analyzer):
     # jieba's HMM would guess 就断 a word: no dictionary word, and as a rare term it would outweigh the real ones
-    cutter = Segmenter(frozenset())
+    cutter = analyzer.segmenter
     assert cutter.search_words("训练跑一半就断了") == ["训练", "跑", "一半", "就", "断", "了"]
     assert cutter.standing_words("训练跑一半就断了") == {"训练", "跑", "一半", "就", "断", "了"}
     assert "就断" not in cutter.words("训练跑一半就断了") and "就断" in cutter.words("训练跑一半就断了", guess_new_words=True)
 
 
-def test_a_longer_word_stands_with_the_words_of_its_own_best_cut():
+def test_a_longer_word_stands_with_the_words_of_its_own_best_cut(analyzer):
     # 多进程 (a dictionary word here) is also 多 / 进程 by its best cut without itself; a two-character word is not cut
-    assert Segmenter(frozenset({"多进程"})).standing_words("用多进程加载") == {"用", "多进程", "多", "进程", "加载"}
+    assert analyzer.segmenter.standing_words("用多进程加载") == {"用", "多进程", "多", "进程", "加载"}
 
 
 def test_a_single_character_is_reached_from_each_of_its_traditional_forms():

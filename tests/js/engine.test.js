@@ -5,7 +5,8 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, matches, READINGS, TITLE, TAGS, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
 
-const { Engine, Query, STAGE_NAMES, FORMAT_VERSION } = load("engine");
+const { Engine, STAGE_NAMES, FORMAT_VERSION } = load("engine");
+const { Query } = load("query");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
@@ -378,29 +379,3 @@ test("a synonym term no entry has is neither fetched nor read: its phrase still 
   assert.deepEqual((await searched("oom", { absentSynonymTerms: [] }))[1], [shard("oom"), shard("vram"), shard("显")].sort());
 });
 
-test("Query: runs, kept words and their units, identifiers", () => {
-  const query = new Query("显存 running a1b2c3d4 x fail2ban torch.load 了");
-  assert.deepEqual(query.runs, [{ text: "显存", start: 0 }, { text: "了", start: 42 }]);
-  assert.deepEqual(query.words, [{ text: "running", start: 3, unit: "run" }, { text: "fail2ban", start: 22, unit: "fail2ban" },
-    { text: "torch", start: 31, unit: "torch" }, { text: "load", start: 37, unit: "load" }]);
-  assert.deepEqual(query.compounds, [{ term: "torch_load", start: 31, end: 41 }]);
-  assert.deepEqual(query.letterWords().map(w => w.text), ["running", "torch", "load"]);
-});
-
-test("Query.add: a term keeps its best reading, a unit its first span", () => {
-  const query = new Query("abcde");
-  const add = (weight, penalty, reading, span = [0, 5]) => query.add("t", { units: ["u"], span, reading, weight, penalty });
-  add(0.5, 2, "first");
-  add(0.5, 2, "same");
-  assert.equal(query.terms.get("t").reading, "first");
-  add(0.5, 1, "cheaper");
-  assert.equal(query.terms.get("t").reading, "cheaper");
-  add(0.4, 0, "lighter");
-  assert.equal(query.terms.get("t").reading, "cheaper");
-  add(0.6, 3, "heavier", [1, 2]);
-  assert.deepEqual(query.terms.get("t"), { units: ["u"], span: [1, 2], reading: "heavier", weight: 0.6, penalty: 3, surface: null });
-  assert.deepEqual(query.spans.get("u"), [0, 5]);
-  query.add("v", { units: ["w"], span: [1, 2], within: [0, 3], reading: "typed", weight: 1, penalty: 0, surface: "v" });
-  assert.deepEqual(query.spans.get("w"), [0, 3]);
-  assert.deepEqual(query.units(), new Set(["u", "w"]));
-});

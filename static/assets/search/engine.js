@@ -3,25 +3,28 @@
  * result items. The same files run in the browser (worker.js) and under node (`pitfalls search`), so both
  * rank alike. The work is done by its modules; this one orchestrates:
  *   options.js   every weight and threshold       analysis.js  text analysis, as pitfalls/text.py
- *   pinyin.js    letters read as pinyin           typos.js     corrections of misspelt words
- *   ranking.js   the ranking rules                results.js   Material's result items
+ *   query.js     what a query is made of          pinyin.js    letters read as pinyin
+ *   typos.js     corrections of misspelt words    ranking.js   the ranking rules
+ *   results.js   Material's result items
  * Chinese queries are cut without jieba: every substring of a Chinese run that is an index term, a synonym
  * or a traditional/regional form of a term counts, minus filler words; characters no word covers count alone.
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
-    module.exports = factory(require("./options.js"), require("./analysis.js"), require("./pinyin.js"),
+    module.exports = factory(require("./options.js"), require("./analysis.js"), require("./query.js"), require("./pinyin.js"),
       require("./typos.js"), require("./ranking.js"), require("./results.js"));
   } else {
     const search = root.PitfallSearch;
-    Object.assign(search, factory(search.options, search.analysis, search.pinyin, search.typos, search.ranking,
+    Object.assign(search, factory(search.options, search.analysis, search.query, search.pinyin, search.typos, search.ranking,
       search.results));
   }
-})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, pinyin, typos, ranking, results) {
+})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, queries, pinyin, typos, ranking, results) {
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
   const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
+  const { Query, excerpt, nested, stretches } = queries;
+  const { coverage } = ranking;
   const FORMAT_VERSION = 6;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -38,115 +41,6 @@
     ["synonyms", { phase: 2, read: (engine, query) => engine.readSynonyms(query) }],
   ];
   const STAGE_NAMES = STAGES.map(([name]) => name);
-
-  /* How much of a unit at `within` an entry matches, 0 … 1: its matched parts ({span, match}: the match of a term
-   * where it stands in the entry and as it was read), each counted for the share of the unit it spans, the best
-   * first, none overlapping another. 显存不足 matched whole counts 1; matched as 显存 and 不足, the share of each.
-   * spansOnly: the share of the unit matched, wherever and however. */
-  function coverage(within, parts, spansOnly = false) {
-    const length = within[1] - within[0];
-    const share = ({ span }) => span[0] >= within[0] && span[1] <= within[1] ? (span[1] - span[0]) / length : 1;
-    const value = part => share(part) * (spansOnly ? 1 : part.match);
-    if (parts.length === 1) return Math.min(1, value(parts[0]));
-    const taken = [];
-    let total = 0;
-    for (const part of [...parts].sort((a, b) => value(b) - value(a))) {
-      if (taken.some(([a, b]) => part.span[0] < b && a < part.span[1])) continue;
-      taken.push(part.span);
-      total += value(part);
-    }
-    return Math.min(1, total);
-  }
-
-  /* Each [start, end) of `spans` with the longest of `spans` that contains it (itself when none is longer): a pinyin
-   * reading and the readings inside it (xiancun in xiancunbuzu) are one piece of the query, the longer reading. */
-  function nested(spans) {
-    return spans.map(span => [span, spans.reduce((wide, s) =>
-      s[0] <= span[0] && span[1] <= s[1] && s[1] - s[0] > wide[1] - wide[0] ? s : wide, span)]);
-  }
-
-  /* Each [start, end) of `spans` with the stretch that it and the spans overlapping it (and theirs, in turn) cover:
-   * the Chinese words of a query that share characters are one piece of it, the longer word with the words inside
-   * it (显存不足: 显存, 不足) and the words that cross (執行程式: 執行, 程式, and 行程, which only reads across the two;
-   * an entry matches the piece by its best parts that do not overlap). `spans` come in the order of their starts, as
-   * readTyped finds them, so the stretches come in order and apart: the first that ends at or after a span holds it. */
-  function stretches(spans) {
-    const merged = [];
-    for (const [start, end] of spans) {
-      const last = merged[merged.length - 1];
-      if (last && start < last[1]) last[1] = Math.max(last[1], end);
-      else merged.push([start, end]);
-    }
-    return spans.map(span => [span, merged.find(stretch => span[1] <= stretch[1])]);
-  }
-
-  /* Where the numbers of `text` start that a query does not search: in a run of numbers joined by dots, a part after
-   * the first that starts with 0 (04 of 22.04: Ubuntu 23.04's 04 is not 22.04's; 13 of 3.13 is kept, it says which
-   * Python), and every number of a run of four or more (203.0.113.7: an address, the reader's own host). The index
-   * keeps them (04 typed alone is found). */
-  function unsearchedNumbers(text) {
-    const starts = new Set();
-    for (const m of text.matchAll(/[0-9]+(?:\.[0-9]+)+/g)) {
-      const parts = m[0].split(".");
-      let at = m.index;
-      parts.forEach((part, n) => {
-        if ((n > 0 && part.startsWith("0")) || parts.length >= 4) starts.add(at);
-        at += part.length + 1;
-      });
-    }
-    return starts;
-  }
-
-  /* What of a query is analysed: all of it, or of a paste longer than `limit` its first and last limit / 2
-   * characters, a line apart: a log line names its error first, a traceback last (the message rule reads all). */
-  function excerpt(text, limit) {
-    if (text.length <= limit) return text;
-    const half = Math.floor(limit / 2);
-    return `${text.slice(0, half)}\n${text.slice(-half)}`;
-  }
-
-  /* What the engine made of a query: the text analysed, its Chinese runs and kept words ({text, start}), and
-   * its terms: Map term → {units, span, reading, weight, penalty, surface}. `units`: the pieces of the query the
-   * term stands for (the words rule counts them; a synonym of a phrase stands for each of its words); `span`:
-   * where they are in the text; `reading`: how the term was read (options.readings: its weight and penalty);
-   * `surface`: what to highlight on the entry's page. */
-  class Query {
-    constructor(text) {
-      this.text = text;
-      this.runs = [];
-      this.words = [];
-      this.compounds = compounds(text);
-      const unsearched = unsearchedNumbers(text);
-      for (const m of text.matchAll(PIECES)) {
-        if (m[1]) this.runs.push({ text: m[1], start: m.index });
-        else if (keepWord(m[2]) && !(/^[0-9]+$/.test(m[2]) && unsearched.has(m.index))) {
-          this.words.push({ text: m[2], start: m.index, unit: stem(m[2]) });
-        }
-      }
-      this.terms = new Map();
-      this.characters = new Set();  // Chinese characters that no word of the query covers (their units)
-      this.typedHan = false;  // Chinese other than filler typed (readTyped), whether it matches or not
-      this.spans = new Map();  // unit → where it is in the text
-    }
-
-    /* Adds `term`, unless the query has it already, read at least as well (higher weight, then lower penalty).
-     * `within`: the span of the unit the term is a part of (the whole word 显存不足 for its part 显存). */
-    add(term, { units, span, within = span, reading, surface = null, weight, penalty }) {
-      for (const unit of units) if (!this.spans.has(unit)) this.spans.set(unit, within);
-      const known = this.terms.get(term);
-      if (!known || known.weight < weight || (known.weight === weight && known.penalty > penalty))
-        this.terms.set(term, { units, span, reading, weight, penalty, surface });
-    }
-
-    /* The units: the pieces of the query its terms stand for. */
-    units() {
-      return new Set([...this.terms.values()].flatMap(t => t.units));
-    }
-
-    letterWords() {
-      return this.words.filter(w => /^[a-z]+$/.test(w.text));
-    }
-  }
 
   class Engine {
     /* fetchJson(path) → Promise of the parsed file at `path` inside the index folder;
@@ -677,5 +571,5 @@
     }
   }
 
-  return { Engine, Query, STAGE_NAMES, FORMAT_VERSION, analysis, pinyin, typos, ranking, results };
+  return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queries, pinyin, typos, ranking, results };
 });

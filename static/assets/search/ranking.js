@@ -9,6 +9,25 @@
 
   const { isHan } = analysis;
 
+  /* How much of a unit at `within` an entry matches, 0 … 1: its matched parts ({span, match}: the match of a term
+   * where it stands in the entry and as it was read), each counted for the share of the unit it spans, the best
+   * first, none overlapping another. 显存不足 matched whole counts 1; matched as 显存 and 不足, the share of each.
+   * spansOnly: the share of the unit matched, wherever and however. */
+  function coverage(within, parts, spansOnly = false) {
+    const length = within[1] - within[0];
+    const share = ({ span }) => span[0] >= within[0] && span[1] <= within[1] ? (span[1] - span[0]) / length : 1;
+    const value = part => share(part) * (spansOnly ? 1 : part.match);
+    if (parts.length === 1) return Math.min(1, value(parts[0]));
+    const taken = [];
+    let total = 0;
+    for (const part of [...parts].sort((a, b) => value(b) - value(a))) {
+      if (taken.some(([a, b]) => part.span[0] < b && a < part.span[1])) continue;
+      taken.push(part.span);
+      total += value(part);
+    }
+    return Math.min(1, total);
+  }
+
   /* A hit is one entry matched by a query (engine.js collect): {words, titleWords, typo, title: [{term, span}] or
    * null, titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (Chinese when
    * Chinese other than filler was typed, English when a weighed piece is), score, message}. A rule's value is
@@ -110,5 +129,5 @@
     return "order";
   }
 
-  return { RULES, RULE_NAMES, titleShare, titleAgreement, rulesInForce, evaluate, compare, best, decidingRule };
+  return { RULES, RULE_NAMES, coverage, titleShare, titleAgreement, rulesInForce, evaluate, compare, best, decidingRule };
 });

@@ -18,12 +18,12 @@
     Object.assign(search, factory(search.options, search.analysis, search.query, search.pinyin, search.typos, search.ranking,
       search.results));
   }
-})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, queries, pinyin, typos, ranking, results) {
+})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, queryModule, pinyin, typos, ranking, results) {
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
   const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
-  const { Query, excerpt, nested, stretches } = queries;
+  const { Query, excerpt, nested, stretches } = queryModule;
   const { coverage } = ranking;
   const FORMAT_VERSION = 6;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
@@ -571,5 +571,5 @@
     }
   }
 
-  return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queries, pinyin, typos, ranking, results };
+  return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queryModule, pinyin, typos, ranking, results };
 });

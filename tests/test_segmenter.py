@@ -9,7 +9,6 @@ import weakref
 
 import pytest
 
-import pitfalls.text
 from pitfalls.text import segmenter
 
 
@@ -36,6 +35,6 @@ def test_a_dictionary_that_fails_to_load_leaves_no_segmenter_behind(monkeypatch)
         raise OSError("jieba: cannot write its dictionary cache")
 
     with monkeypatch.context() as patched, pytest.raises(OSError):
-        patched.setattr(pitfalls.text, "Segmenter", fail)
+        patched.setattr("pitfalls.text.Segmenter", fail)
         segmenter(frozenset({"显存标签戊"}))
     assert "显存标签戊" in segmenter(frozenset({"显存标签戊"})).words("显存标签戊坏了")

@@ -7,6 +7,7 @@ const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, ma
 
 const { Engine, STAGE_NAMES, FORMAT_VERSION } = load("engine");
 const { Query } = load("query");
+const readings = load("readings");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
@@ -346,14 +347,14 @@ test("likelySynonyms: the terms of the groups a phrase of the typed words or Chi
   const files = index(terms, 1, { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]], [["hang"], ["卡住"]], [["oom"], ["显存", "不足"]], [[], ["empty"]]] });
   const engine = engineFor(files);
   await engine.ready();
-  const likely = text => engine.likelySynonyms(new Query(text));
+  const likely = text => readings.likelySynonyms(engine, new Query(text));
   assert.deepEqual(likely("gradient checkpointing"), ["gradient", "checkpoint", "梯度检查点"]);
   assert.deepEqual(likely("gradient"), []);
   assert.deepEqual(likely("训练卡住了"), ["hang", "卡住"]);
   assert.deepEqual(likely("显存不足 hangs"), ["hang", "卡住", "oom", "显存", "不足"]);
   const off = engineFor(files, { off: ["synonyms"] });
   await off.ready();
-  assert.deepEqual(off.likelySynonyms(new Query("hang")), []);
+  assert.deepEqual(readings.likelySynonyms(off, new Query("hang")), []);
 });
 
 test("a synonym term no entry has is neither fetched nor read: its phrase still brings in the group", async () => {

@@ -4,43 +4,30 @@
  * rank alike. The work is done by its modules; this one orchestrates:
  *   options.js   every weight and threshold       analysis.js  text analysis, as pitfalls/text.py
  *   query.js     what a query is made of          pinyin.js    letters read as pinyin
- *   typos.js     corrections of misspelt words    ranking.js   the ranking rules
- *   results.js   Material's result items
+ *   typos.js     corrections of misspelt words    readings.js  the reading stages, one table
+ *   ranking.js   the ranking rules                results.js   Material's result items
  * Chinese queries are cut without jieba: every substring of a Chinese run that is an index term, a synonym
  * or a traditional/regional form of a term counts, minus filler words; characters no word covers count alone.
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
     module.exports = factory(require("./options.js"), require("./analysis.js"), require("./query.js"), require("./pinyin.js"),
-      require("./typos.js"), require("./ranking.js"), require("./results.js"));
+      require("./typos.js"), require("./readings.js"), require("./ranking.js"), require("./results.js"));
   } else {
     const search = root.PitfallSearch;
-    Object.assign(search, factory(search.options, search.analysis, search.query, search.pinyin, search.typos, search.ranking,
-      search.results));
+    Object.assign(search, factory(search.options, search.analysis, search.query, search.pinyin, search.typos, search.readings,
+      search.ranking, search.results));
   }
-})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, queryModule, pinyin, typos, ranking, results) {
+})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, queryModule, pinyin, typos, readings, ranking, results) {
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, nameParts, stem, compounds, messageKey, shardOf, isHan } = analysis;
-  const { Query, excerpt, nested, stretches } = queryModule;
+  const { PIECES, normalize, keepWord, stem, compounds, messageKey, shardOf, isHan } = analysis;
+  const { Query, excerpt, stretches } = queryModule;
+  const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
   const FORMAT_VERSION = 6;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
-
-  /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
-   * naming it in `off`. `piece(engine, piece)`: what a Chinese piece stands for besides itself;
-   * `prefetch(engine, query)`: the files the stage needs, fetched with the term shards (not a round trip
-   * after them); `read(engine, query)`: [[term, reading]] to add. Phase 1 reads what was typed; phase 2
-   * (synonyms) reads what phase 1 found. */
-  const STAGES = [
-    ["variants", { phase: 1, piece: (engine, piece) => engine.variants(piece) }],
-    ["parts", { phase: 1, read: (engine, query) => engine.readParts(query) }],
-    ["typos", { phase: 1, prefetch: (engine, query) => engine.typoLists(query), read: (engine, query) => engine.readTypos(query) }],
-    ["pinyin", { phase: 1, prefetch: (engine, query) => engine.pinyinShards(query), read: (engine, query) => engine.readPinyin(query) }],
-    ["synonyms", { phase: 2, read: (engine, query) => engine.readSynonyms(query) }],
-  ];
-  const STAGE_NAMES = STAGES.map(([name]) => name);
 
   class Engine {
     /* fetchJson(path) → Promise of the parsed file at `path` inside the index folder;
@@ -123,7 +110,7 @@
       // start no word that reaches past the filler, and its shard would be a tenth of the first search's bytes
       const typed = [...query.runs.flatMap(run => [...run.text.slice(0, this.beforeTrailingFiller(run.text))]),
         ...query.words.filter(w => !this.stopwords.has(w.text)).map(w => stem(w.text)),
-        ...query.compounds.map(c => c.term), ...this.likelySynonyms(query)];
+        ...query.compounds.map(c => c.term), ...readings.likelySynonyms(this, query)];
       await Promise.all([this.loadShards(typed),
         ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
       this.readTyped(query, true);
@@ -139,16 +126,6 @@
       }
       await this.loadShards([...query.terms.keys()]);
       return query;
-    }
-
-    /* The terms of the synonym groups that a phrase of the query's text may bring in (its terms are words typed
-     * or pieces of its Chinese), fetched with the first shards: the synonyms stage then needs no round trip. */
-    likelySynonyms(query) {
-      if (!this.stages.has("synonyms")) return [];
-      const words = new Set(query.words.map(w => stem(w.text)));
-      const typed = term => words.has(term) || query.runs.some(run => run.text.includes(term));
-      return this.manifest.synonyms.filter(group => group.some(phrase => phrase.length && phrase.every(typed))).flat(2)
-        .filter(term => !this.absentTerms.has(term));
     }
 
     /* The index terms a piece of Chinese stands for, with how each was read: itself when it is a term or a
@@ -174,11 +151,6 @@
     /* Where the filler that ends a run of Chinese starts (the run's length when none ends it). */
     beforeTrailingFiller(text) {
       return Math.min(text.length, ...this.filler(text).filter(([, end]) => end === text.length).map(([start]) => start));
-    }
-
-    variants(piece) {
-      const { variants } = this.shard(piece);
-      return has(variants, piece) ? variants[piece].map(term => [term, "variant"]) : [];
     }
 
     /* The typed words and the Chinese words of the runs (without filler when dropFiller). */
@@ -218,136 +190,6 @@
             query.characters.add(run.text[i]);
           }
       }
-    }
-
-    /* The query's words that the index does not know (nor a stage reads as a Chinese term). */
-    unknownWords(query) {
-      const seen = new Set();
-      return query.words.filter(w => !seen.has(w.text) && seen.add(w.text) && !this.stopwords.has(w.text)
-        && !this.meanings(stem(w.text)).length);
-    }
-
-    /* A name with digits the index lacks, by its parts: opset14 → opset, 14. */
-    async readParts(query) {
-      const parts = this.unknownWords(query).flatMap(word => nameParts(word.text).map(part => [word, part]));
-      await this.loadShards(parts.map(([, part]) => part));
-      return parts.filter(([, part]) => this.postings(part)).map(([word, part]) => [part, {
-        units: [word.unit], span: [word.start, word.start + word.text.length], surface: word.text,
-        ...this.reading("parts"),
-      }]);
-    }
-
-    /* The words to correct: unknown ones of letters, long enough, and not read as pinyin of an index term (pipei of
-     * banben bu pipei is 匹配, not a misspelt pipe). */
-    misspeltWords(query) {
-      const read = this.pinyinReadings(query).map(([, span]) => span);
-      return this.unknownWords(query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= this.options.typoMinChars[1]
-        && !read.some(([a, b]) => a <= w.start && w.start + w.text.length <= b))
-        .slice(0, this.options.maxCorrectedWords);
-    }
-
-    /* The w/ lists of the terms a misspelt `word` may stand for: those of about its stem's length. */
-    wordLists(word, limit) {
-      const length = stem(word).length;
-      const lengths = this.manifest.wordLengths.filter(n => Math.abs(n - length) <= limit);
-      return Promise.all(lengths.map(n => this.file(`w/${n}.json`))).then(lists => lists.flat());
-    }
-
-    /* Prefetch: the w/ lists of every word of letters that may be misspelt (the index is not asked yet). */
-    typoLists(query) {
-      return Promise.all(query.letterWords().filter(w => w.text.length >= this.options.typoMinChars[1])
-        .map(w => this.wordLists(w.text, typos.editLimit(w.text, this.options.typoMinChars))));
-    }
-
-    /* Misspelt words: the index terms within the edit limit that agree with the rest of the query (typos.js). */
-    async readTypos(query) {
-      const words = await Promise.all(this.misspeltWords(query).map(async word => {
-        const limit = typos.editLimit(word.text, this.options.typoMinChars);
-        const candidates = typos.withinEdits(stem(word.text), await this.wordLists(word.text, limit), limit);
-        return [word, candidates.slice(0, this.options.maxCandidates)];
-      }));
-      await this.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
-      const found = [];
-      for (const [word, candidates] of words) {
-        const unit = word.unit;
-        const others = new Set();  // the entries that match the query's other words
-        for (const [term, info] of query.terms)
-          if (!info.units.includes(unit)) for (const doc of this.docs(term)) others.add(doc);
-        const agreement = new Map(candidates.map(([term]) => [term, this.docs(term).filter(doc => others.has(doc)).length]));
-        for (const [term, distance] of typos.chooseCorrections(candidates, agreement, this.options.maxCorrections))
-          found.push([term, { units: [unit], span: [word.start, word.start + word.text.length],
-            ...this.reading(`typo${distance}`) }]);
-      }
-      return found;
-    }
-
-    docs(term) {
-      const list = this.postings(term) || [];
-      const docs = [];
-      for (let k = 0; k < list.length; k += 3) docs.push(list[k]);
-      return docs;
-    }
-
-    pinyinSpans(query) {
-      if (!query.pinyin)
-        query.pinyin = pinyin.pinyinSpans(query.letterWords(), this.syllables, this.manifest.maxTermChars);
-      return query.pinyin;
-    }
-
-    /* Prefetch: Map shard number → p/ shard, for the first syllables of the query's pinyin spans. */
-    async pinyinShards(query) {
-      const numbers = [...new Set(this.pinyinSpans(query).map(s => shardOf(s.first, this.manifest.pinyinShards)))];
-      query.pinyinShards = new Map(await Promise.all(numbers.map(async n => [n, await this.file(`p/${n}.json`)])));
-    }
-
-    /* The stretches of the query that read as the pinyin of index terms, [key, span, terms], by the p/ shards fetched
-     * with the first shards (none when the pinyin stage is off or has not fetched them yet). */
-    pinyinReadings(query) {
-      if (!query.pinyinShards) return [];
-      const readings = [];
-      for (const { key, first, span } of this.pinyinSpans(query)) {
-        const shard = query.pinyinShards.get(shardOf(first, this.manifest.pinyinShards));
-        if (has(shard, key)) readings.push([key, span, shard[key]]);
-      }
-      return readings;
-    }
-
-    /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span. */
-    async readPinyin(query) {
-      const readings = this.pinyinReadings(query);
-      await this.loadShards(readings.flatMap(([, , terms]) => terms));
-      // A reading stands for the longest stretch read that contains it (xiancun in xiancunbuzu, which it covers in
-      // part); a stretch that is exactly one typed word stands for that word, the same piece of the query.
-      const wordAt = new Map(query.words.map(w => [`${w.start} ${w.start + w.text.length}`, w.unit]));
-      const outer = new Map(nested(readings.map(([, span]) => span)).map(([span, wide]) => [span.join(" "), wide]));
-      return readings.flatMap(([key, span, terms]) => {
-        const wide = outer.get(span.join(" "));
-        const unit = wordAt.get(wide.join(" ")) || readings.find(([, s]) => s[0] === wide[0] && s[1] === wide[1])[0];
-        return terms.map(term => [term, { units: [unit], span, within: wide, surface: term, ...this.reading("pinyin") }]);
-      });
-    }
-
-    /* A synonym group whose phrase is wholly in the query (typed or read) adds its other phrases' terms, weighed
-     * by what matched and costing one more than it in the typo rule. */
-    readSynonyms(query) {
-      const found = [];
-      for (const group of this.manifest.synonyms) {
-        const hit = group.find(phrase => phrase.length && phrase.every(t => query.terms.has(t)));
-        if (!hit) continue;
-        const matched = hit.map(t => query.terms.get(t));
-        const span = [Math.min(...matched.map(m => m.span[0])), Math.max(...matched.map(m => m.span[1]))];
-        const reading = this.reading("synonym", Math.min(...matched.map(m => m.weight)), Math.max(...matched.map(m => m.penalty)));
-        const units = [...new Set(matched.flatMap(m => m.units))];
-        for (const phrase of group)
-          phrase.forEach((term, i) => {
-            // the words of a phrase each stand for their share of what matched: `gradient` alone is not
-            // `gradient checkpointing`
-            const slice = (span[1] - span[0]) / phrase.length;
-            if (!query.terms.has(term) && !this.absentTerms.has(term))
-              found.push([term, { units, span: [span[0] + i * slice, span[0] + (i + 1) * slice], within: span, ...reading }]);
-          });
-      }
-      return found;
     }
 
     /* --- ranking --- */
@@ -563,7 +405,7 @@
       const nearest = new Set();
       for (const word of typed) {
         const limit = this.options.closestEdits;
-        const found = typos.withinEdits(word, await this.wordLists(word, limit), limit);
+        const found = typos.withinEdits(word, await readings.wordLists(this, word, limit), limit);
         const best = found.length ? found[0][1] : 0;
         for (const [term] of found.filter(([, d]) => d === best).slice(0, this.options.maxCorrections)) nearest.add(term);
       }
@@ -571,5 +413,5 @@
     }
   }
 
-  return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queryModule, pinyin, typos, ranking, results };
+  return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queryModule, pinyin, typos, readings, ranking, results };
 });

@@ -1,0 +1,179 @@
+/* The ways of reading a query beyond its typed words (docs/SEARCH.md, "Query", steps 5 and 6): traditional and
+ * regional forms, the parts of a name with digits, corrections of misspelt words, pinyin, synonyms. Each is a row of
+ * STAGES, its hooks functions of the engine (engine.js: the index files it has fetched, the options) and the query. */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports)
+    module.exports = factory(require("./analysis.js"), require("./query.js"), require("./pinyin.js"), require("./typos.js"));
+  else {
+    const search = root.PitfallSearch;
+    search.readings = factory(search.analysis, search.query, search.pinyin, search.typos);
+  }
+})(typeof self !== "undefined" ? self : this, function (analysis, queryModule, pinyin, typos) {
+  "use strict";
+
+  const { nameParts, stem, shardOf } = analysis;
+  const { nested } = queryModule;
+  const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
+  /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
+   * naming it in `off`. `piece(engine, piece)`: what a Chinese piece stands for besides itself;
+   * `prefetch(engine, query)`: the files the stage needs, fetched with the term shards (not a round trip
+   * after them); `read(engine, query)`: [[term, reading]] to add. Phase 1 reads what was typed; phase 2
+   * (synonyms) reads what phase 1 found. */
+  const STAGES = [
+    ["variants", { phase: 1, piece: variants }],
+    ["parts", { phase: 1, read: readParts }],
+    ["typos", { phase: 1, prefetch: typoLists, read: readTypos }],
+    ["pinyin", { phase: 1, prefetch: pinyinShards, read: readPinyin }],
+    ["synonyms", { phase: 2, read: readSynonyms }],
+  ];
+  const STAGE_NAMES = STAGES.map(([name]) => name);
+
+  /* The terms of the synonym groups that a phrase of the query's text may bring in (its terms are words typed
+   * or pieces of its Chinese), fetched with the first shards: the synonyms stage then needs no round trip. */
+  function likelySynonyms(engine, query) {
+    if (!engine.stages.has("synonyms")) return [];
+    const words = new Set(query.words.map(w => stem(w.text)));
+    const typed = term => words.has(term) || query.runs.some(run => run.text.includes(term));
+    return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.length && phrase.every(typed))).flat(2)
+      .filter(term => !engine.absentTerms.has(term));
+  }
+
+  /* The index terms a traditional or regional form of Chinese stands for (the t/ shard lists them). */
+  function variants(engine, piece) {
+    const { variants } = engine.shard(piece);
+    return has(variants, piece) ? variants[piece].map(term => [term, "variant"]) : [];
+  }
+
+  /* The query's words that the index does not know (nor a stage reads as a Chinese term). */
+  function unknownWords(engine, query) {
+    const seen = new Set();
+    return query.words.filter(w => !seen.has(w.text) && seen.add(w.text) && !engine.stopwords.has(w.text)
+      && !engine.meanings(stem(w.text)).length);
+  }
+
+  /* A name with digits the index lacks, by its parts: opset14 → opset, 14. */
+  async function readParts(engine, query) {
+    const parts = unknownWords(engine, query).flatMap(word => nameParts(word.text).map(part => [word, part]));
+    await engine.loadShards(parts.map(([, part]) => part));
+    return parts.filter(([, part]) => engine.postings(part)).map(([word, part]) => [part, {
+      units: [word.unit], span: [word.start, word.start + word.text.length], surface: word.text,
+      ...engine.reading("parts"),
+    }]);
+  }
+
+  /* The words to correct: unknown ones of letters, long enough, and not read as pinyin of an index term (pipei of
+   * banben bu pipei is 匹配, not a misspelt pipe). */
+  function misspeltWords(engine, query) {
+    const read = pinyinReadings(engine, query).map(([, span]) => span);
+    return unknownWords(engine, query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= engine.options.typoMinChars[1]
+      && !read.some(([a, b]) => a <= w.start && w.start + w.text.length <= b))
+      .slice(0, engine.options.maxCorrectedWords);
+  }
+
+  /* The w/ lists of the terms a misspelt `word` may stand for: those of about its stem's length. */
+  function wordLists(engine, word, limit) {
+    const length = stem(word).length;
+    const lengths = engine.manifest.wordLengths.filter(n => Math.abs(n - length) <= limit);
+    return Promise.all(lengths.map(n => engine.file(`w/${n}.json`))).then(lists => lists.flat());
+  }
+
+  /* Prefetch: the w/ lists of every word of letters that may be misspelt (the index is not asked yet). */
+  function typoLists(engine, query) {
+    return Promise.all(query.letterWords().filter(w => w.text.length >= engine.options.typoMinChars[1])
+      .map(w => wordLists(engine, w.text, typos.editLimit(w.text, engine.options.typoMinChars))));
+  }
+
+  /* Misspelt words: the index terms within the edit limit that agree with the rest of the query (typos.js). */
+  async function readTypos(engine, query) {
+    const words = await Promise.all(misspeltWords(engine, query).map(async word => {
+      const limit = typos.editLimit(word.text, engine.options.typoMinChars);
+      const candidates = typos.withinEdits(stem(word.text), await wordLists(engine, word.text, limit), limit);
+      return [word, candidates.slice(0, engine.options.maxCandidates)];
+    }));
+    await engine.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
+    const found = [];
+    for (const [word, candidates] of words) {
+      const unit = word.unit;
+      const others = new Set();  // the entries that match the query's other words
+      for (const [term, info] of query.terms)
+        if (!info.units.includes(unit)) for (const doc of docs(engine, term)) others.add(doc);
+      const agreement = new Map(candidates.map(([term]) => [term, docs(engine, term).filter(doc => others.has(doc)).length]));
+      for (const [term, distance] of typos.chooseCorrections(candidates, agreement, engine.options.maxCorrections))
+        found.push([term, { units: [unit], span: [word.start, word.start + word.text.length],
+          ...engine.reading(`typo${distance}`) }]);
+    }
+    return found;
+  }
+
+  function docs(engine, term) {
+    const list = engine.postings(term) || [];
+    const docs = [];
+    for (let k = 0; k < list.length; k += 3) docs.push(list[k]);
+    return docs;
+  }
+
+  function pinyinSpans(engine, query) {
+    if (!query.pinyin)
+      query.pinyin = pinyin.pinyinSpans(query.letterWords(), engine.syllables, engine.manifest.maxTermChars);
+    return query.pinyin;
+  }
+
+  /* Prefetch: Map shard number → p/ shard, for the first syllables of the query's pinyin spans. */
+  async function pinyinShards(engine, query) {
+    const numbers = [...new Set(pinyinSpans(engine, query).map(s => shardOf(s.first, engine.manifest.pinyinShards)))];
+    query.pinyinShards = new Map(await Promise.all(numbers.map(async n => [n, await engine.file(`p/${n}.json`)])));
+  }
+
+  /* The stretches of the query that read as the pinyin of index terms, [key, span, terms], by the p/ shards fetched
+   * with the first shards (none when the pinyin stage is off or has not fetched them yet). */
+  function pinyinReadings(engine, query) {
+    if (!query.pinyinShards) return [];
+    const readings = [];
+    for (const { key, first, span } of pinyinSpans(engine, query)) {
+      const shard = query.pinyinShards.get(shardOf(first, engine.manifest.pinyinShards));
+      if (has(shard, key)) readings.push([key, span, shard[key]]);
+    }
+    return readings;
+  }
+
+  /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span. */
+  async function readPinyin(engine, query) {
+    const readings = pinyinReadings(engine, query);
+    await engine.loadShards(readings.flatMap(([, , terms]) => terms));
+    // A reading stands for the longest stretch read that contains it (xiancun in xiancunbuzu, which it covers in
+    // part); a stretch that is exactly one typed word stands for that word, the same piece of the query.
+    const wordAt = new Map(query.words.map(w => [`${w.start} ${w.start + w.text.length}`, w.unit]));
+    const outer = new Map(nested(readings.map(([, span]) => span)).map(([span, wide]) => [span.join(" "), wide]));
+    return readings.flatMap(([key, span, terms]) => {
+      const wide = outer.get(span.join(" "));
+      const unit = wordAt.get(wide.join(" ")) || readings.find(([, s]) => s[0] === wide[0] && s[1] === wide[1])[0];
+      return terms.map(term => [term, { units: [unit], span, within: wide, surface: term, ...engine.reading("pinyin") }]);
+    });
+  }
+
+  /* A synonym group whose phrase is wholly in the query (typed or read) adds its other phrases' terms, weighed
+   * by what matched and costing one more than it in the typo rule. */
+  function readSynonyms(engine, query) {
+    const found = [];
+    for (const group of engine.manifest.synonyms) {
+      const hit = group.find(phrase => phrase.length && phrase.every(t => query.terms.has(t)));
+      if (!hit) continue;
+      const matched = hit.map(t => query.terms.get(t));
+      const span = [Math.min(...matched.map(m => m.span[0])), Math.max(...matched.map(m => m.span[1]))];
+      const reading = engine.reading("synonym", Math.min(...matched.map(m => m.weight)), Math.max(...matched.map(m => m.penalty)));
+      const units = [...new Set(matched.flatMap(m => m.units))];
+      for (const phrase of group)
+        phrase.forEach((term, i) => {
+          // the words of a phrase each stand for their share of what matched: `gradient` alone is not
+          // `gradient checkpointing`
+          const slice = (span[1] - span[0]) / phrase.length;
+          if (!query.terms.has(term) && !engine.absentTerms.has(term))
+            found.push([term, { units, span: [span[0] + i * slice, span[0] + (i + 1) * slice], within: span, ...reading }]);
+        });
+    }
+    return found;
+  }
+
+  return { STAGES, STAGE_NAMES, likelySynonyms, wordLists };
+});

@@ -19,7 +19,7 @@ def entry(counts: dict[str, tuple[float, float, int]], long_length: float, title
     """An entry as analysed: term → (weighted count in the short fields, in the long fields, field bits)."""
     return EntryAnalysis(None, tuple(counts), array("f", (c[0] for c in counts.values())),
                          array("f", (c[1] for c in counts.values())), array("H", (c[2] for c in counts.values())),
-                         long_length, title_chars, (), {})
+                         long_length, title_chars, (), {}, ())
 
 
 def postings(flat: array) -> list[tuple[int, int, int]]:

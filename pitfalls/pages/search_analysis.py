@@ -31,6 +31,7 @@ from ..text import (
     word_terms,
 )
 from .render import plain_text, ui_strings
+from .search_lexicon import Segment, parallel_segments
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,7 @@ class Analyzer:
         # realistic corpus): jieba was two thirds of the index step
         self.search_words = lru_cache(maxsize=16384)(segmenter.search_words)
         self.standing_words = lru_cache(maxsize=16384)(segmenter.standing_words)
+        self.words = lru_cache(maxsize=16384)(segmenter.words)
 
     def terms(self, text: str) -> tuple[list[str], list[str], set[str], set[str]]:
         """(words, parts, alone, overlapping) of `text`: the words count for the entry's length; the parts (each Chinese
@@ -209,6 +211,8 @@ class EntryAnalysis:
     """Its error messages: (key, Analyzer.message_words) of each."""
     doc: dict
     """d/<n>.json."""
+    parallel: tuple[Segment, ...]
+    """Its segments written in both languages (search_lexicon.parallel_segments), for the mined lexicon."""
 
 
 def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> EntryAnalysis:
@@ -240,4 +244,4 @@ def analyze_entry(record: Record, lang: str, analyzer: Analyzer, doc_data) -> En
     return EntryAnalysis(record, tuple(flags), array("f", (short[t] for t in flags)), array("f", (long[t] for t in flags)),
                          array("H", flags.values()), long_length, analyzer.title_chars(text.fields["title"][0]),
                          tuple((key, analyzer.message_words(message)) for key, message in messages.items()),
-                         doc_data(text, list(messages)))
+                         doc_data(text, list(messages)), parallel_segments(record, analyzer.words, analyzer.stopwords))

@@ -41,6 +41,7 @@ from ..text import (
 )
 from .render import ui_strings
 from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
+from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, score_postings
 
 FORMAT_VERSION = 6
@@ -116,8 +117,11 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     docs = [entry.doc for entry in entries]
     postings = score_postings(entries)
     messages = _message_anchors(entries, postings)
-    del entries  # the analyses are no longer needed: free them before the files are made
     synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in base.vocabulary.synonyms]
+    reviewed = {t for group in synonyms for phrase in group for t in phrase}
+    # the pairs the entries' parallel text teaches, each a group of its own (search_lexicon.py)
+    synonyms += [[[chinese], [english]] for chinese, english in mined_pairs((entry.parallel for entry in entries), reviewed)]
+    del entries  # the analyses are no longer needed: free them before the files are made
     synonym_terms = {t for group in synonyms for phrase in group for t in phrase}
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
     pinyin = _pinyin_shards(chinese)

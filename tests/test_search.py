@@ -146,7 +146,7 @@ TOP1_AT_LEAST = {
     "pinyin": 0.94, "traditional": 0.94, "regional": 0.93, "typo": 0.93, "digits": 0.93,
 }
 CORPUS_TOP1_AT_LEAST = {
-    "zh-phrase": 0.87, "zh-word": 0.8, "mixed": 0.84, "error": 0.96, "colloquial": 0.8, "en": 0.88, "pinyin": 0.96,
+    "zh-phrase": 0.91, "zh-word": 0.84, "mixed": 0.84, "error": 0.96, "colloquial": 0.84, "en": 0.88, "pinyin": 0.96,
     "traditional": 0.87, "regional": 0.79, "typo": 0.95, "digits": 0.92, "question": 0.88, "cross-language": 0.96,
     "full-width": 0.96, "log-line": 0.92,
 }

@@ -45,6 +45,23 @@ def test_each_word_is_in_one_pair_the_strongest():
     assert len(mined_pairs(segments(*[("收敛 损失", "converg")] * 3), set())) == 1
 
 
+def test_of_two_as_strong_the_pair_met_together_more_often():
+    # 收敛 in 8 segments; e1 in 6 of them and 1 other (2·6 / (8 + 7) = 0.8), e2 in all 8 and 4 others (2·8 / 12 + 8)
+    found = mined_pairs(segments(*[("收敛", "eone etwo")] * 6, *[("收敛", "etwo")] * 2, ("其他", "eone"),
+                                 *[("别的", "etwo")] * 4), set())
+    assert found == [("收敛", "etwo")]
+
+
+def test_a_word_taken_stays_taken():
+    # 收敛–converg first (4 together), then 损失–loss; 其他 goes with converg too (2·4 / (5 + 4) = 0.89), too late
+    found = mined_pairs(segments(*[("收敛 其他", "converg")] * 4, ("其他", "onlyonce"), *[("损失", "loss")] * 3), set())
+    assert found == [("损失", "loss"), ("收敛", "converg")]
+
+
+def test_a_rare_word_met_first_does_not_stop_the_others():
+    assert mined_pairs(segments(("其他", "rare"), *[("防火墙", "firewall")] * 3), set()) == [("防火墙", "firewall")]
+
+
 def test_the_words_of_the_reviewed_vocabulary_are_never_mined():
     assert mined_pairs(segments(*[("显存", "vram")] * 3), {"显存"}) == []
     assert mined_pairs(segments(*[("显存", "vram")] * 3), {"vram"}) == []
@@ -56,15 +73,18 @@ def test_parallel_segments_keep_the_words_each_language_adds():
         title=Text("训练时 CUDA 显存不足", "CUDA runs out of memory while training"),
         quick_fix=Text("the same text", "the same text"),  # no translation: skipped
         symptoms=(Symptom(Text("RuntimeError: CUDA error", "RuntimeError: CUDA error"), verbatim=True),
-                  Symptom(Text("训练卡住", None), verbatim=False)),  # one language only: skipped
-        steps=(Step(Text("检查防火墙 3 次", "Check the firewall 3 times")),), cause=None, verification=None)
+                  Symptom(Text("训练卡住", None), verbatim=False),  # one language only: skipped
+                  Symptom(Text("进程挂起", "The process hangs"), verbatim=False)),
+        steps=(Step(Text("检查防火墙 3 次", "Check the firewall 3 times")),
+               Step(Text("安装 CUDA", "CUDA")),),  # nothing English left once the Chinese has CUDA: skipped
+        cause=None, verification=None)
     found = parallel_segments(record, TINY.segmenter().words, frozenset({"the"}))
     chinese = {word for zh, _ in found for word in zh}
     english = {term for _, en in found for term in en}
     # the English the Chinese already types (cuda) translates nothing; digits, filler, short terms are not words
-    assert english == {"run", "out", "memori", "whil", "train", "check", "firewall", "time"}
-    assert "显存" in chinese and "防火墙" in chinese and not any(len(word) == 1 for word in chinese)
-    assert len(found) == 2
+    assert english == {"run", "out", "memori", "whil", "train", "check", "firewall", "time", "process", "hang"}
+    assert {"显存", "防火墙", "进程"} <= chinese and "安装" not in chinese and not any(len(word) == 1 for word in chinese)
+    assert len(found) == 3
 
 
 def _base_teaching_bus(target_title: str) -> KnowledgeBase:

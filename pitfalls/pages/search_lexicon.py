@@ -22,8 +22,9 @@ MIN_DICE = 0.8
 coefficient, 2 × both / (those with the Chinese word + those with the English one)): a word that also goes with
 others is no one's translation."""
 
-Segment = tuple[frozenset[str], frozenset[str]]
-"""A segment written in both languages: its Chinese words, its English terms."""
+Segment = tuple[tuple[str, ...], tuple[str, ...]]
+"""A segment written in both languages: its Chinese words, its English terms, each once (tuples, not sets: every
+entry keeps its segments, and at 5,000 entries sets were 50 MB of a build's peak)."""
 
 
 def parallel_segments(record: Record, chinese_words: Callable[[str], list[str]], stopwords: frozenset[str]
@@ -42,11 +43,11 @@ def parallel_segments(record: Record, chinese_words: Callable[[str], list[str]],
         if not text.zh or not text.en or text.zh == text.en:
             continue
         zh, en = normalize(text.zh), normalize(text.en)
-        chinese = frozenset(w for m in PIECES.finditer(zh) if m.group(1) for w in chinese_words(m.group(1)) if len(w) > 1)
-        english = frozenset(t for t in english_terms(en) if len(t) > 2 and re.fullmatch("[a-z]+", t) and t not in stopwords)
-        english -= frozenset(english_terms(zh))
+        chinese = {w for m in PIECES.finditer(zh) if m.group(1) for w in chinese_words(m.group(1)) if len(w) > 1}
+        english = {t for t in english_terms(en) if len(t) > 2 and re.fullmatch("[a-z]+", t) and t not in stopwords}
+        english -= set(english_terms(zh))
         if chinese and english:
-            segments.append((chinese, english))
+            segments.append((tuple(sorted(chinese)), tuple(sorted(english))))
     return tuple(segments)
 
 

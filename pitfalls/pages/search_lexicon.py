@@ -8,7 +8,6 @@ down. The vocabulary file stays the reviewed, general part; a word of one of its
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
@@ -44,7 +43,7 @@ def parallel_segments(record: Record, chinese_words: Callable[[str], list[str]],
             continue
         zh, en = normalize(text.zh), normalize(text.en)
         chinese = {w for m in PIECES.finditer(zh) if m.group(1) for w in chinese_words(m.group(1)) if len(w) > 1}
-        english = {t for t in english_terms(en) if len(t) > 2 and re.fullmatch("[a-z]+", t) and t not in stopwords}
+        english = {t for t in english_terms(en) if len(t) > 2 and t.isalpha() and t not in stopwords}
         english -= set(english_terms(zh))
         if chinese and english:
             segments.append((tuple(sorted(chinese)), tuple(sorted(english))))

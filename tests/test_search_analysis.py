@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.pages.search_analysis import Analyzer, analyze_entry, entry_text
+from pitfalls.pages.search_analysis import Analyzer, analyze_entry, entry_messages, entry_text
 from pitfalls.records.validate import load_knowledge_base
 from pitfalls.text import Segmenter, chinese_variants
 
@@ -175,6 +175,25 @@ def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
     assert entry.record is record and entry.doc == {"title": "显卡驱动"}
     # its error messages (the symptoms, each once), each with the words a query containing it looks up
     assert entry.messages == (("显卡driver报错", ("driver",)), ("报错", ()))
+
+
+def test_a_signature_is_an_error_message_of_its_runs_and_of_the_words_no_varying_part_continues(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(TINY, content)
+    (content / "entries" / "sm.yml").write_text(
+        "id: sm\ncategory: training\ntitle: {zh: 标题, en: Title}\nquick_fix: {zh: 修复, en: Fix}\n"
+        "symptoms:\n  - {zh: 卡住, en: Hangs}\nsteps:\n  - {zh: 查看, en: Look}\ntags: [cuda]\n"
+        'signatures:\n  - exact: "GPU with CUDA capability sm_<num> is not compatible"\n'
+        '  - regex: "libcu(?:dart|blas)\\\\.so[\\\\d.]*: cannot open shared object"\n'
+        '  - exact: "Hangs"\n',
+        encoding="utf-8")
+    # key: the runs' message keys, a space between; text: the runs less sm_ and libcu, which the part after them
+    # continues (a query holding the message has sm_86, libcudart), so that the message is listed under a whole word
+    assert entry_messages(load_knowledge_base(content).record("sm"), "en") == {
+        "hangs": "Hangs",  # the symptom and the literal signature: one message
+        "gpuwithcudacapabilitysm isnotcompatible": "GPU with CUDA capability   is not compatible",
+        "libcu so cannotopensharedobject": " . : cannot open shared object",
+    }
 
 
 def test_a_messages_words_are_those_a_query_looks_up_as_typed(analyzer):

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from pitfalls.commands.search import run_queries
+from pitfalls.pages import search_analysis
 from pitfalls.pages.search_index import (
     ENGINE_MODULES,
     _pinyin_shards,
@@ -76,7 +78,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4)]
-    assert index.manifest["formatVersion"] == 6 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 7 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -274,7 +276,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 6, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 7, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
@@ -332,8 +334,8 @@ def test_a_result_shows_its_sections_and_its_error_messages_once(tmp_path):
                                                "NCCL timeout", "invalid load key, '<'."]],
                      [4, ["步骤"]], [5, ["原因"]], [6, ["再试 nvidia-smi"]], [7, ["操作系统 Ubuntu 22.04"]]],
         # letters, digits, Chinese and the symbols that are content (< of an HTML page); once; a signature with a
-        # placeholder is no whole message
-        "messages": ["cudaerroroutofmemory", "invalidloadkey<"],
+        # placeholder or a regex as the text every line it matches holds, in runs (nothing of the placeholder)
+        "messages": ["cudaerroroutofmemory", "nccltimeout", "watchdog", "invalidloadkey<"],
     }
 
 
@@ -362,6 +364,25 @@ def test_each_error_message_is_listed_under_its_rarest_word_in_that_words_shard(
         "larg": [6, "maxmodellentoolarge"],
     }
     assert all(shard_of(term, len(index.shards)) == k for k, shard in enumerate(index.shards) for term in shard["messages"])
+
+
+@pytest.mark.parametrize("signatures_read", [True, False])
+def test_a_pasted_line_of_a_form_no_symptom_lists_finds_the_entry_whose_signature_matches_it(tmp_path, monkeypatch,
+                                                                                               signatures_read):
+    """c, the last entry, lists the error only as a signature with placeholders; a and b have the line's words in
+    their titles and symptoms. Its signature found in the line puts c first; read as text only (as before index format
+    7), a's title wins."""
+    if not signatures_read:
+        monkeypatch.setattr(search_analysis, "literal_runs", lambda signature: [])
+    content = _content(tmp_path, [
+        {"id": "a", "title_en": "Broken pipe: the connection to the port drops", "symptom": "Broken pipe on port 22"},
+        {"id": "b", "title_en": "Port forwarding connection refused", "symptom": "Connection to port refused"},
+        {"id": "c", "title_en": "Idle sessions are cut", "symptom": "会话空闲后断开",
+         "extra": 'signatures:\n  - exact: "Connection to <host> port <num>: Broken pipe"\n'},
+    ])
+    write_site_index(load_knowledge_base(content), "en", tmp_path / "site")
+    [ranked] = run_queries(tmp_path / "site" / "search", ["packet_write_wait: Connection to 10.0.0.5 port 22: Broken pipe"])
+    assert [result["id"] for result in ranked][:1] == (["c"] if signatures_read else ["a"])
 
 
 def test_query_filler_is_normalised_with_its_traditional_forms(tmp_path):

@@ -30,7 +30,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 6, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 7, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -369,12 +369,30 @@ def test_a_messages_symbols_count_in_the_message_rule():
 
 
 def test_a_message_listed_under_a_word_of_the_query_puts_its_entry_first_however_far_the_other_rules_put_it():
-    # doc1's message is listed under key, its rarest word (index format 6): found without its d/ file, past maxResults
+    # doc1's message is listed under key, its rarest word (since index format 6): found without its d/ file, past maxResults
     terms = {t: [0, 900, TITLE, 1, 100, STEPS] for t in ("invalid", "load", "key")}
     files = index(terms, 2, messages={1: ["invalidloadkeyv"]}, anchored={"key": [1, "invalidloadkeyv"]})
     assert rank(files, "invalid load key, 'v'.", options={"maxResults": 1}) == ["doc1"]
     assert rank(files, "invalid load key, '<'.", options={"maxResults": 1}) == ["doc0"]
     assert rank(files, "invalid load key, 'v'.", options={"maxResults": 1, "minMessageChars": 16}) == ["doc0"]
+
+
+def test_a_signature_counts_as_a_message_when_the_query_holds_its_runs_in_order():
+    # doc1's message is the runs of a signature, `Connection to <host> port <num>: Broken pipe` (index format 7): the
+    # query holds them with other text between, in their order; their characters are counted without the spaces
+    terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("connect", "port", "broken", "pipe")}
+    files = index(terms, 2, messages={1: ["connectionto port brokenpipe"]})
+    line = "packet_write_wait: Connection to 10.0.0.5 port 22: Broken pipe"
+    assert first(files, line) == "doc1"
+    assert first(files, "Broken pipe: port 22, Connection to 10.0.0.5") == "doc0"  # the runs in another order
+    assert first(files, line, options={"minMessageChars": 26}) == "doc1"  # 12 + 4 + 10 characters
+    assert first(files, line, options={"minMessageChars": 27}) == "doc0"
+    # listed under a word of the query, the same: found past maxResults
+    files = index(terms, 2, messages={1: ["connectionto port brokenpipe"]},
+                  anchored={"pipe": [1, "connectionto port brokenpipe"]})
+    assert rank(files, line, options={"maxResults": 1}) == ["doc1"]
+    assert rank(files, "Broken pipe: port 22, Connection to 10.0.0.5", options={"maxResults": 1}) == ["doc0"]
+    assert rank(files, line, options={"maxResults": 1, "minMessageChars": 27}) == ["doc0"]
 
 
 def test_a_message_in_the_middle_of_a_long_paste_is_found_by_its_words_there():
@@ -459,7 +477,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 6: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 7: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.records.signatures import anchor, compile_signature, exact_pattern, is_literal
+from pitfalls.records.signatures import anchor, compile_signature, exact_pattern, is_literal, literal_runs
 from pitfalls.records.validate import check_content
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -128,6 +128,24 @@ def test_a_literal_signature_is_exact_text_without_placeholders():
     assert literal("exact", "File \"<stdin>\" not found")  # <stdin> is no placeholder
     assert not literal("exact", "CUDA out of memory. Tried to allocate <size>")
     assert not literal("regex", "CUDA out of memory")
+
+
+@pytest.mark.parametrize("kind, text, runs", [
+    ("exact", "plain error message", ["plain error message"]),
+    # the text around the placeholders; an empty run where one begins or ends the signature
+    ("exact", "CUDA out of memory. Tried to allocate <size>", ["CUDA out of memory. Tried to allocate ", ""]),
+    ("exact", "<pid> killed <num> times", ["", " killed ", " times"]),
+    # a regex's groups read through; repetitions, alternatives, classes and lookarounds vary
+    ("regex", r"torch(?:\.cuda)?\.OutOfMemoryError: CUDA", ["torch", ".OutOfMemoryError: CUDA"]),
+    ("regex", r"libcu(?:dart|blas)\.so[\d.]*: cannot open", ["libcu", ".so", ": cannot open"]),
+    ("regex", r"(?i)Loss is (nan)", ["Loss is nan"]),
+    ("regex", r"\d+ errors? found", ["", " error", " found"]),
+    ("regex", r"(?<!x)Killed process", ["", "Killed process"]),
+    # ^, $ and \b match no text, so nothing varies there
+    ("regex", r"^Segmentation fault\b", ["Segmentation fault"]),
+])
+def test_a_signatures_literal_runs_are_the_text_every_line_it_matches_holds_in_order(kind, text, runs):
+    assert literal_runs(compile_signature(kind, text)) == runs
 
 
 def test_without_placeholders_exact_text_is_matched_literally():

@@ -61,6 +61,29 @@ def message_text(signature: Signature) -> str | None:
     return _PLACEHOLDER.sub(" ", signature.text) if signature.kind == "exact" else None
 
 
+def literal_runs(signature: Signature) -> list[str]:
+    """The runs of literal text that every line the signature matches contains, in order, with a part that varies
+    between each two: an `exact` signature's placeholders, a regex's repetitions, alternatives, classes and lookarounds.
+    Empty runs are kept at the ends, so the first run starts the match and the last ends it: `CUDA out of memory. Tried
+    to allocate <size>` → `["CUDA out of memory. Tried to allocate ", ""]`. Search finds a signature in a query by these
+    runs, without a regular expression: linear, and looser than the pattern (docs/SEARCH.md, "Ranking")."""
+    if signature.kind == "exact":
+        return _PLACEHOLDER.split(signature.text)[::2]  # split() puts the placeholders' names at odd positions
+    runs = [""]
+    for op, av in _sequence(list(sre_parse.parse(signature.pattern))):
+        if op == sre.LITERAL:
+            runs[-1] += chr(av)
+        elif op != sre.AT and (runs[-1] or len(runs) == 1):  # ^, $ and \b match no text: no part varies there
+            runs.append("")
+    return runs
+
+
+def _sequence(items: list) -> list:
+    """The nodes of a sequence with its groups opened: (?:a)(b) reads as ab."""
+    return [node for op, av in items
+            for node in (_sequence(list(av[3])) if op == sre.SUBPATTERN else [(op, av)])]
+
+
 def exact_pattern(text: str, placeholders: bool = True) -> str:
     """The regular expression for exact text: literal, any run of blanks matching any run of blanks,
     and (when `placeholders`) each placeholder replaced by its expression. Blank runs are

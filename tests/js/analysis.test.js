@@ -158,6 +158,17 @@ test("messageKey: normalized; letters, digits, Chinese and the symbols that are 
   assert.equal(analysis.messageKey("`g++` at 100%: #include <x> @ $HOME && ~/a.*b=c|d^e;f?[g]{h}\"\\"), "g++at100%#include<x>@$home&&abcdefgh");
 });
 
+test("messageIn: an error message's runs (a space between) each found after the one before; messageChars without the spaces", () => {
+  const key = analysis.messageKey("packet_write_wait: Connection to 10.0.0.5 port 22: Broken pipe");
+  assert.equal(analysis.messageIn(key, "connectionto port brokenpipe"), true);
+  assert.equal(analysis.messageIn(key, "brokenpipe connectionto"), false);  // in another order
+  assert.equal(analysis.messageIn(key, "brokenpipe pipe"), false);  // a run does not overlap the one before it
+  assert.equal(analysis.messageIn(key, "connectiontoport"), false);  // one run: whole, as typed
+  assert.equal(analysis.messageIn(key, "packetwritewaitconnectionto"), true);
+  assert.equal(analysis.messageChars("connectionto port brokenpipe"), 26);
+  assert.equal(analysis.messageChars("oomkilled"), 9);
+});
+
 test("isHan: a term that starts with a Chinese character", () => {
   assert.equal(analysis.isHan("显存"), true);
   assert.equal(analysis.isHan("\u3400"), true);

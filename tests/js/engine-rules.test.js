@@ -291,7 +291,7 @@ test("a message's symbols count in the message rule: load key '<' is not load ke
 });
 
 test("a message listed under a word of the query puts its entry first, however far the other rules put it", async () => {
-  // doc1's message is listed under key, its rarest word (index format 6): found without its d/ file, past maxResults
+  // doc1's message is listed under key, its rarest word (since index format 6): found without its d/ file, past maxResults
   const terms = {};
   for (const t of ["invalid", "load", "key"]) terms[t] = [0, 900, TITLE, 1, 100, STEPS];
   const anchored = { key: [1, "invalidloadkeyv"] };

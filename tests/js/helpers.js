@@ -21,7 +21,7 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
   shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {} } = {}) {
   const manifest = {
-    formatVersion: 6, lang, docs, shards, maxTermChars, version: "x", fields,
+    formatVersion: 7, lang, docs, shards, maxTermChars, version: "x", fields,
     titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b),

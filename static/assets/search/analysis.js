@@ -108,6 +108,23 @@
     return normalize(text).replace(NOT_MESSAGE, "");
   }
 
+  /* How many characters of a query's message key an entry's error message `message` needs, and whether `key` holds
+   * them: a message is the keys of its literal runs with a space between (a signature's text around the parts that
+   * vary; a symptom is one run), each run found after the one before. */
+  function messageChars(message) {
+    return message.replaceAll(" ", "").length;
+  }
+
+  function messageIn(key, message) {
+    let at = 0;
+    for (const run of message.split(" ")) {
+      const found = key.indexOf(run, at);
+      if (found < 0) return false;
+      at = found + run.length;
+    }
+    return true;
+  }
+
   function isHan(term) {
     return IS_HAN.test(term);
   }
@@ -119,5 +136,6 @@
     return h % shards;
   }
 
-  return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, compounds, messageKey, isHan, shardOf };
+  return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, compounds, messageKey, messageChars,
+    messageIn, isHan, shardOf };
 });

@@ -22,11 +22,11 @@
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, stem, compounds, messageKey, shardOf, isHan } = analysis;
+  const { PIECES, normalize, keepWord, stem, compounds, messageKey, messageChars, messageIn, shardOf, isHan } = analysis;
   const { Query, excerpt, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 6;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 7;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   class Engine {
@@ -310,7 +310,7 @@
       this.markMatched(query, top);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
-        const whole = hit.data.messages.some(m => m.length >= minMessageChars && key.includes(m));
+        const whole = hit.data.messages.some(m => messageChars(m) >= minMessageChars && messageIn(key, m));
         const part = key.length >= minPartialChars && hit.data.messages.some(m => m.includes(key));
         hit.message = whole ? 2 : part ? 1 : 0;
       }));
@@ -333,7 +333,7 @@
     }
 
     /* hit.message = 2 for the entries of `hits` with an error message found whole in the query's message key `key`,
-     * through the index: each message is listed under its rarest word, in that word's shard (index format 6), so
+     * through the index: each message is listed under its rarest word, in that word's shard (since index format 6), so
      * an entry the other rules leave below the first maxResults is still found by the message a paste names. */
     indexedMessages(terms, key, hits) {
       for (const term of new Set(terms)) {
@@ -342,7 +342,7 @@
         const listed = messages[term];
         for (let k = 0; k < listed.length; k += 2) {
           const hit = hits.get(listed[k]);
-          if (hit && listed[k + 1].length >= this.options.minMessageChars && key.includes(listed[k + 1])) hit.message = 2;
+          if (hit && messageChars(listed[k + 1]) >= this.options.minMessageChars && messageIn(key, listed[k + 1])) hit.message = 2;
         }
       }
     }

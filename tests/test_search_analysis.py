@@ -185,14 +185,17 @@ def test_a_signature_is_an_error_message_of_its_runs_and_of_the_words_no_varying
         "symptoms:\n  - {zh: 卡住, en: Hangs}\nsteps:\n  - {zh: 查看, en: Look}\ntags: [cuda]\n"
         'signatures:\n  - exact: "GPU with CUDA capability sm_<num> is not compatible"\n'
         '  - regex: "libcu(?:dart|blas)\\\\.so[\\\\d.]*: cannot open shared object"\n'
+        '  - regex: "CUBLAS_STATUS_(?:ALLOC|EXECUTION)_FAILED when calling cublasCreate"\n'
         '  - exact: "Hangs"\n',
         encoding="utf-8")
-    # key: the runs' message keys, a space between; text: the runs less sm_ and libcu, which the part after them
-    # continues (a query holding the message has sm_86, libcudart), so that the message is listed under a whole word
+    # key: the runs' message keys, a space between; text: the runs less sm_, libcu, CUBLAS_STATUS_ and _FAILED, which
+    # the part beside them continues (a query holding the message has sm_86, libcudart, CUBLAS_STATUS_ALLOC_FAILED),
+    # so that the message is listed under a whole word
     assert entry_messages(load_knowledge_base(content).record("sm"), "en") == {
         "hangs": "Hangs",  # the symptom and the literal signature: one message
         "gpuwithcudacapabilitysm isnotcompatible": "GPU with CUDA capability   is not compatible",
         "libcu so cannotopensharedobject": " . : cannot open shared object",
+        "cublasstatus failedwhencallingcublascreate": "  when calling cublasCreate",
     }
 
 

@@ -17,7 +17,7 @@ from bench.corpus import assemble
 from bench.search_quality import with_judgments
 from conftest import ROOT, build_fixture_site
 from helpers.search_ui import HOSTILE_QUERIES, open_search, search
-from pitfalls.commands.search import run_queries
+from pitfalls.commands.search import explanation, run_queries
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content
 from pitfalls.settings import ENGINE_JS
@@ -257,6 +257,23 @@ def test_search_command(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "x", "--site-dir", str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, encoding="utf-8")
     assert done.returncode == 2 and "build the site first" in done.stderr
+
+
+def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
+    explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "title": 0.25, "decidedBy": "words",
+               "message": "torch outofmemoryerror", "queryUnits": ["torch", "oom", "显存"],
+               "units": [{"unit": "torch", "terms": [{"term": "torch", "reading": "typed", "fields": ["title", "steps"]}]},
+                         {"unit": "oom", "terms": [{"term": "oom", "reading": "typed", "fields": ["tags"]},
+                                                   {"term": "显存不足", "reading": "synonym", "fields": ["title"]}]}]}
+    assert explanation(explain).split("\n") == [
+        "    message 2  words 0.5 (title 0.25)  typo 1  score 9.5  (below the one before by: words)",
+        "    · error message: torch … outofmemoryerror",  # a signature's runs
+        "    · torch: torch (typed; title steps)",
+        "    · oom: oom (typed; tags), 显存不足 (synonym; title)",
+        "    · not matched: 显存",
+    ]
+    assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
+        "    message 2  words 0.5 (title 0.25)  typo 1  score 9.5", "    · torch: torch (typed; title steps)"]
 
 
 @pytest.mark.site

@@ -38,11 +38,15 @@ def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = (),
 
 def explanation(explain: dict) -> str:
     """The lines `--explain` prints under a result: the rules' values (and the one that placed the entry below the
-    one before it), then each piece of the query the entry matched, with the terms, how each was read and where."""
+    one before it), the error message the message rule found (reduced to its letters, digits and Chinese; a
+    signature's runs a `…` apart), then each piece of the query the entry matched, with the terms, how each was read
+    and where."""
     rules = "  ".join(f"{name} {value:g}" + (f" (title {explain['title']:g})" if name == "words" else "")
                       for name, value in explain["rules"].items())
     decided = f"  (below the one before by: {explain['decidedBy']})" if explain["decidedBy"] else ""
     lines = [f"    {rules}{decided}"]
+    if explain["message"]:
+        lines.append(f"    · error message: {explain['message'].replace(' ', ' … ')}")
     matched = {unit["unit"] for unit in explain["units"]}
     for unit in explain["units"]:
         terms = ", ".join(f"{t['term']} ({t['reading']}; {' '.join(t['fields'])})" for t in unit["terms"])

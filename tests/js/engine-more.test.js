@@ -163,6 +163,17 @@ test("explain: the fields of the explained entry's own posting", async () => {
   assert.deepEqual(found.map(r => [r.id, r.explain.units[0].terms[0].fields]), [["doc1", ["title"]], ["doc2", ["symptoms"]], ["doc0", ["steps"]]]);
 });
 
+test("explain: the error message the message rule found, whole in the query or holding it; none, null", async () => {
+  const files = index({ pipe: [0, 100, STEPS, 1, 100, STEPS, 2, 100, STEPS] }, 3, {
+    messages: { 0: ["connectionto port brokenpipe"], 1: ["brokenpipeonclientloopsenddisconnect"], 2: ["permissiondenied"] },
+  });
+  const found = await search(files, "Connection to 10.0.0.5 port 22: Broken pipe");
+  assert.deepEqual(found.map(r => [r.id, r.explain.rules.message, r.explain.message]),
+    [["doc0", 2, "connectionto port brokenpipe"], ["doc1", 0, null], ["doc2", 0, null]]);
+  const inside = await search(files, "broken pipe on client loop");  // 22 characters, inside doc1's message
+  assert.deepEqual([inside[0].id, inside[0].explain.message], ["doc1", "brokenpipeonclientloopsenddisconnect"]);
+});
+
 test("nothing found: the nearest terms of the first three words typed, the nearest only", async () => {
   const words = { 5: ["abcdw", "lmnop", "lmnoq", "lmnxx"] };
   const files = index(Object.fromEntries(words[5].map(w => [w, [0, 100, STEPS]])), 1, { words });

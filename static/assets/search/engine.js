@@ -310,9 +310,10 @@
       this.markMatched(query, top);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
-        const whole = hit.data.messages.some(m => messageChars(m) >= minMessageChars && messageIn(key, m));
-        const part = key.length >= minPartialChars && hit.data.messages.some(m => m.includes(key));
+        const whole = hit.data.messages.find(m => messageChars(m) >= minMessageChars && messageIn(key, m));
+        const part = key.length >= minPartialChars ? hit.data.messages.find(m => m.includes(key)) : undefined;
         hit.message = whole ? 2 : part ? 1 : 0;
+        hit.foundMessage = whole || part || null;  // for explain
       }));
       ranking.evaluate(top, this.rules, this.options);
       return { query, hits: top.sort(order) };
@@ -379,8 +380,8 @@
     }
 
     /* Why an entry ranks where it does: each rule's value, how far its title is the query (the words rule counts
-     * it), the rule that put it below the one before, and each matched piece of the query with the terms that
-     * matched it, how they were read and where they are. */
+     * it), the rule that put it below the one before, each matched piece of the query with the terms that matched
+     * it, how they were read and where they are, and the error message the message rule found (its key), or null. */
     explain(hit, before, query) {
       const fields = this.manifest.fields;
       const round = v => Math.round(v * 1000) / 1000;
@@ -396,7 +397,7 @@
       }));
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, title: round(ranking.titleAgreement(hit, this.options)), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
-        queryUnits: [...query.weights.keys()] };
+        queryUnits: [...query.weights.keys()], message: hit.foundMessage };
     }
 
     /* The index terms within closestEdits of the English words typed, for the "no results" item. */

@@ -130,16 +130,21 @@ def test_the_text_of_each_field(tiny):
     assert (docker.fields["translation"], docker.fields["cause"], docker.fields["verification"]) == ([], [], [])
 
 
-def test_exact_signatures_are_symptoms_and_a_title_the_same_in_both_languages_is_no_translation(tmp_path):
+def _tiny_with(tmp_path: Path, record_id: str, record: str):
+    """The record `record` (YAML) of id `record_id`, loaded among the tiny fixture's."""
     content = tmp_path / "content"
     shutil.copytree(TINY, content)
-    (content / "entries" / "nccl.yml").write_text(
+    (content / "entries" / f"{record_id}.yml").write_text(record, encoding="utf-8")
+    return load_knowledge_base(content).record(record_id)
+
+
+def test_exact_signatures_are_symptoms_and_a_title_the_same_in_both_languages_is_no_translation(tmp_path):
+    record = _tiny_with(tmp_path, "nccl",
         "id: nccl\ncategory: training\ntitle: {zh: NCCL timeout, en: NCCL timeout}\nquick_fix: {zh: 加大超时, en: Raise the timeout}\n"
         "symptoms:\n  - {zh: 卡住, en: Hangs}\nsteps:\n  - {zh: 查看日志, en: Read the log}\ntags: [cuda]\n"
         "verification: {zh: 再跑一次, en: Run it again}\n"
-        'signatures:\n  - exact: "NCCL watchdog <num> timeout"\n  - regex: "watchdog \\\\d+"\n',
-        encoding="utf-8")
-    fields = entry_text(load_knowledge_base(content).record("nccl"), "zh").fields
+        'signatures:\n  - exact: "NCCL watchdog <num> timeout"\n  - regex: "watchdog \\\\d+"\n')
+    fields = entry_text(record, "zh").fields
     assert fields["symptoms"] == ["卡住", "NCCL watchdog timeout"]  # the placeholder left out; a regex is no text
     assert fields["translation"] == ["Raise the timeout", "Hangs"]
     assert (fields["steps"], fields["verification"]) == (["查看日志"], ["再跑一次"])  # no code: the text alone
@@ -178,20 +183,17 @@ def test_an_entry_counts_each_term_by_field_weight(tmp_path, analyzer):
 
 
 def test_a_signature_is_an_error_message_of_its_runs_and_of_the_words_no_varying_part_continues(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(TINY, content)
-    (content / "entries" / "sm.yml").write_text(
+    record = _tiny_with(tmp_path, "sm",
         "id: sm\ncategory: training\ntitle: {zh: 标题, en: Title}\nquick_fix: {zh: 修复, en: Fix}\n"
         "symptoms:\n  - {zh: 卡住, en: Hangs}\nsteps:\n  - {zh: 查看, en: Look}\ntags: [cuda]\n"
         'signatures:\n  - exact: "GPU with CUDA capability sm_<num> is not compatible"\n'
         '  - regex: "libcu(?:dart|blas)\\\\.so[\\\\d.]*: cannot open shared object"\n'
         '  - regex: "CUBLAS_STATUS_(?:ALLOC|EXECUTION)_FAILED when calling cublasCreate"\n'
-        '  - exact: "Hangs"\n',
-        encoding="utf-8")
+        '  - exact: "Hangs"\n')
     # key: the runs' message keys, a space between; text: the runs less sm_, libcu, CUBLAS_STATUS_ and _FAILED, which
     # the part beside them continues (a query holding the message has sm_86, libcudart, CUBLAS_STATUS_ALLOC_FAILED),
     # so that the message is listed under a whole word
-    assert entry_messages(load_knowledge_base(content).record("sm"), "en") == {
+    assert entry_messages(record, "en") == {
         "hangs": "Hangs",  # the symptom and the literal signature: one message
         "gpuwithcudacapabilitysm isnotcompatible": "GPU with CUDA capability   is not compatible",
         "libcu so cannotopensharedobject": " . : cannot open shared object",

@@ -50,11 +50,6 @@ _CATEGORIES = {
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
-def is_literal(signature: Signature) -> bool:
-    """Whether a signature is one whole error message: exact text without placeholders."""
-    return signature.kind == "exact" and not _PLACEHOLDER.search(signature.text)
-
-
 def message_text(signature: Signature) -> str | None:
     """The words of an `exact` signature, its placeholders left out, as search indexes them beside the
     symptoms (an entry's signatures are error messages a reader pastes); None for a `regex`."""

@@ -46,7 +46,7 @@ FIELD_NOTES = {
     "related": "ids of other entries worth reading next, e.g. [cuda-out-of-memory]",
     "last_verified": "YYYY-MM-DD when someone last confirmed the fix works",
     "aliases": "former ids of this entry (only when renaming one); their URLs redirect here",
-    "signatures": "optional: patterns that find this error in a log (`python -m pitfalls match`), docs/SIGNATURES.md",
+    "signatures": "optional: patterns that find this error in a log (`match`) or a pasted line (search), docs/SIGNATURES.md",
 }
 """The comment on each field's line in the files `new` and `from-issue` write."""
 FIELDS = tuple(json.loads((SCHEMA_DIR / "record.schema.json").read_text(encoding="utf-8"))["properties"])

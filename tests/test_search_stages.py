@@ -23,6 +23,10 @@ _OCI = next(q["q"] for q in yaml.safe_load((ROOT / "tests" / "search_queries_cor
             if q["q"].startswith("docker: Error response from daemon: OCI runtime create failed"))
 GUARDS = [  # (stage or rule, query, the entry that must come first): all on the Chinese site
     ("message", _OCI, "docker-gpu"),  # a long pasted error: its entry's signature is in it
+    # a form no symptom lists (the fragmentation entry's symptom is a longer one, word for word), in the runs of the
+    # OOM entry's signatures: CUDA out of memory. Tried to allocate <size>, torch(?:\.cuda)?\.OutOfMemoryError
+    ("message", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 1 has a total capacity of "
+                "44.40 GiB of which 2.10 GiB is free.", "cuda-out-of-memory"),
     ("variants", "驗證時沒關梯度 顯存暴漲", "oom-during-evaluation-no-grad"),  # traditional: 验证, 显存
     ("variants", "遠程主機指紋變了 連不上", "ssh-remote-host-identification-changed"),
     ("pinyin", "xiancun suipian", "cuda-oom-fragmentation-expandable-segments"),  # 显存碎片

@@ -102,6 +102,7 @@ def test_specificity_counts_the_literal_characters_every_match_contains(pattern,
     (r"((CUDA error))", "CUDA error"),            # … however deep
     (r"(ab)cdefgh", "cdefgh"),                    # a group that is not everything is not
     (r"(?i:CUDA error)", None),                   # case-insensitive: no case-sensitive text to look for
+    (r"^CUDA error\b: out", "CUDA error: out"),  # ^ and \b match no text: the run goes on
 ])
 def test_the_anchor_is_the_longest_literal_run_every_match_contains(pattern, expected):
     assert anchor(pattern) == expected

@@ -64,11 +64,17 @@ def literal_runs(signature: Signature) -> list[str]:
     runs, without a regular expression: linear, and looser than the pattern (docs/SEARCH.md, "Ranking")."""
     if signature.kind == "exact":
         return _PLACEHOLDER.split(signature.text)[::2]  # split() puts the placeholders' names at odd positions
+    return _runs(_sequence(list(sre_parse.parse(signature.pattern))))
+
+
+def _runs(items: list) -> list[str]:
+    """The literal characters of a sequence of nodes, in runs split wherever another node stands (empty runs only at
+    the ends); ^, $ and \\b match no text, so they split nothing."""
     runs = [""]
-    for op, av in _sequence(list(sre_parse.parse(signature.pattern))):
+    for op, av in items:
         if op == sre.LITERAL:
             runs[-1] += chr(av)
-        elif op != sre.AT and (runs[-1] or len(runs) == 1):  # ^, $ and \b match no text: no part varies there
+        elif op != sre.AT and (runs[-1] or len(runs) == 1):
             runs.append("")
     return runs
 
@@ -127,10 +133,7 @@ def _tree_anchor(tree: sre_parse.SubPattern) -> str | None:
     items = list(tree)
     while len(items) == 1 and items[0][0] == sre.SUBPATTERN and not items[0][1][1] & re.IGNORECASE:
         items = list(items[0][1][3])
-    best = run = ""
-    for op, av in items:
-        run = run + chr(av) if op == sre.LITERAL else ""
-        best = max(best, run, key=len)
+    best = max(_runs(items), key=len)
     return best if len(best) >= 3 else None
 
 

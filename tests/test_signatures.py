@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pitfalls.records.signatures import anchor, compile_signature, exact_pattern, literal_runs
+from pitfalls.records.signatures import anchor, compile_signature, exact_pattern
 from pitfalls.records.validate import check_content
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -137,7 +137,7 @@ def test_leading_global_flags_are_scoped_so_that_patterns_can_be_combined():
     ("regex", r"^Segmentation fault\b", ["Segmentation fault"]),
 ])
 def test_a_signatures_literal_runs_are_the_text_every_line_it_matches_holds_in_order(kind, text, runs):
-    assert literal_runs(compile_signature(kind, text)) == runs
+    assert compile_signature(kind, text).runs == tuple(runs)
 
 
 def test_without_placeholders_exact_text_is_matched_literally():

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..records.model import LANGUAGES, Record
-from ..records.signatures import literal_runs, message_text
+from ..records.signatures import message_text
 from ..text import (
     HAN_CHARACTER,
     MAX_WORD_CHARS,
@@ -154,22 +154,21 @@ class Analyzer:
 def entry_messages(record: Record, lang: str) -> dict[str, str]:
     """An entry's error messages, key → the text whose words a query containing it types, each once (what the message
     rule matches a query against): its symptoms in `lang`, and its signatures as the literal runs that every line they
-    match contains (`literal_runs`), keyed by the runs' keys in order with a space between (no key has one)."""
+    match contains (`Signature.runs`), keyed by the runs' keys in order with a space between (no key has one)."""
     found: dict[str, str] = {}
     for text in [s.text.get(lang) for s in record.symptoms]:
         if key := message_key(text):
             found.setdefault(key, text)
     for signature in record.signatures:
-        runs = literal_runs(signature)
-        if key := " ".join(filter(None, map(message_key, runs))):
-            found.setdefault(key, " ".join(_whole_words(runs)))
+        if key := " ".join(filter(None, map(message_key, signature.runs))):
+            found.setdefault(key, " ".join(_whole_words(signature.runs)))
     return found
 
 
 _WORD_AT_START, _WORD_AT_END = re.compile(r"^\w+"), re.compile(r"\w+$")
 
 
-def _whole_words(runs: list[str]) -> list[str]:
+def _whole_words(runs: tuple[str, ...]) -> list[str]:
     """The runs less a word at an edge where the part that varies may continue it (`sm_` of `sm_<num>`, `libcu` of
     `libcu(?:dart|blas)`): a query holding the signature types the whole word, not that piece of it."""
     whole = []

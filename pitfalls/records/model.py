@@ -87,6 +87,12 @@ class Signature:
     anchor: str | None
     """The longest literal text every match contains (case-sensitive): a plain substring search for it
     finds every line the pattern can match. None when there is no such run of 3 characters."""
+    runs: tuple[str, ...]
+    """The literal text every match contains, in runs in order with a part that varies between each two (an `exact`
+    signature's placeholders; a regex's repetitions, alternatives, classes and lookarounds), empty at an end where a
+    varying part begins or ends the match: `CUDA out of memory. Tried to allocate <size>` → ("CUDA out of memory.
+    Tried to allocate ", ""). Search finds a signature in a query by them, without a regular expression (docs/SEARCH.md,
+    "Ranking")."""
 
 
 @dataclass(frozen=True)

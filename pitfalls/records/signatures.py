@@ -56,17 +56,6 @@ def message_text(signature: Signature) -> str | None:
     return _PLACEHOLDER.sub(" ", signature.text) if signature.kind == "exact" else None
 
 
-def literal_runs(signature: Signature) -> list[str]:
-    """The runs of literal text that every line the signature matches contains, in order, with a part that varies
-    between each two: an `exact` signature's placeholders, a regex's repetitions, alternatives, classes and lookarounds.
-    Empty runs are kept at the ends, so the first run starts the match and the last ends it: `CUDA out of memory. Tried
-    to allocate <size>` → `["CUDA out of memory. Tried to allocate ", ""]`. Search finds a signature in a query by these
-    runs, without a regular expression: linear, and looser than the pattern (docs/SEARCH.md, "Ranking")."""
-    if signature.kind == "exact":
-        return _PLACEHOLDER.split(signature.text)[::2]  # split() puts the placeholders' names at odd positions
-    return _runs(_sequence(list(sre_parse.parse(signature.pattern))))
-
-
 def _runs(items: list) -> list[str]:
     """The literal characters of a sequence of nodes, in runs split wherever another node stands (empty runs only at
     the ends); ^, $ and \\b match no text, so they split nothing."""
@@ -119,7 +108,9 @@ def compile_signature(kind: str, text: str) -> Signature:
     if literals < MIN_LITERAL_CHARS:
         raise ValueError(f"requires only {literals} literal character(s); at least {MIN_LITERAL_CHARS} "
                          "are needed so that it does not match unrelated lines")
-    return Signature(kind=kind, text=text, pattern=pattern, specificity=literals, anchor=_tree_anchor(tree))
+    # split() puts the placeholders' names at odd positions; a regex's groups are read through
+    runs = _PLACEHOLDER.split(text)[::2] if kind == "exact" else _runs(_sequence(list(tree)))
+    return Signature(kind=kind, text=text, pattern=pattern, specificity=literals, anchor=_tree_anchor(tree), runs=tuple(runs))
 
 
 def anchor(pattern: str) -> str | None:

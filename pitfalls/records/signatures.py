@@ -53,7 +53,7 @@ _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 def message_text(signature: Signature) -> str | None:
     """The words of an `exact` signature, its placeholders left out, as search indexes them beside the
     symptoms (an entry's signatures are error messages a reader pastes); None for a `regex`."""
-    return _PLACEHOLDER.sub(" ", signature.text) if signature.kind == "exact" else None
+    return " ".join(signature.runs) if signature.kind == "exact" else None
 
 
 def _runs(items: list) -> list[str]:

@@ -196,8 +196,3 @@ def browser():
         yield browser
         browser.close()
 
-
-def build_fixture_site(tmp_path: Path, content: Path) -> Path:
-    """`content` built (once per session for the same inputs: `shared_site`); the site folder, for reading only.
-    `tmp_path` is not used any more (callers still pass it)."""
-    return shared_site(content)

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from conftest import FIXTURES, build_fixture_site
+from conftest import FIXTURES, shared_site
 from helpers.local_nginx import NginxError, serve_with_nginx
 from helpers.page_load import goto
 from outside_requests import offline_page
@@ -23,8 +23,8 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 @pytest.fixture(scope="module")
-def tiny_site(tmp_path_factory) -> Path:
-    return build_fixture_site(tmp_path_factory.mktemp("nginx-site"), CONTENT)
+def tiny_site() -> Path:
+    return shared_site(CONTENT)
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,7 @@ def test_an_alias_of_the_longest_allowed_id_redirects(tmp_path):
     record = content / "entries" / "gpu-oom.yml"
     record.write_text(record.read_text(encoding="utf-8").replace("aliases: [cuda-oom-old]", f"aliases: [{longest}]"),
                       encoding="utf-8")
-    with serve_with_nginx(build_fixture_site(tmp_path, content)) as port:
+    with serve_with_nginx(shared_site(content)) as port:
         status, headers, _ = get(port, f"/en/{longest}/index.html")
     assert (status, headers["Location"]) == (301, "/en/gpu-oom/")
 

@@ -15,7 +15,7 @@ import yaml
 
 from bench.corpus import assemble
 from bench.search_quality import with_judgments
-from conftest import ROOT, build_fixture_site
+from conftest import ROOT, shared_site
 from helpers.search_ui import HOSTILE_QUERIES, open_search, search
 from pitfalls.commands.search import explanation, run_queries
 from pitfalls.pages.search_index import shard_of
@@ -131,7 +131,7 @@ def browser_rankings(site_url, browser) -> dict[tuple[str, str], list[str]]:
 def corpus_site(tmp_path_factory) -> Path:
     """The realistic corpus (bench/corpus.py: 172 entries, many of them near neighbours) built into a site."""
     work = tmp_path_factory.mktemp("corpus")
-    return build_fixture_site(work, assemble(work / "content"))
+    return shared_site(assemble(work / "content"))
 
 
 @pytest.fixture(scope="module")
@@ -283,7 +283,7 @@ def test_record_html_shows_as_text_in_results(tmp_path, http_server, browser):
     entry = content / "entries" / "loss-nan.yml"
     text = entry.read_text(encoding="utf-8").replace("zh: Loss NaN / 梯度爆炸", 'zh: "Loss NaN <img src=x onerror=alert(1)> 梯度爆炸"')
     entry.write_text(text, encoding="utf-8")
-    site_url = http_server(build_fixture_site(tmp_path, content))
+    site_url = http_server(shared_site(content))
     page = browser.new_page()
     page.goto(f"{site_url}zh/?q={quote('梯度爆炸 img')}")
     title = page.locator(".md-search-result__item h1").first

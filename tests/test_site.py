@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT, build_fixture_site
+from conftest import FIXTURES, ROOT, shared_site
 from pitfalls.commands.build import build_site
 from pitfalls.commands.linkcheck import broken_links
 from pitfalls.records.validate import ContentError, load_knowledge_base
@@ -32,8 +32,8 @@ def entry_links(page: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def tiny_site(tmp_path_factory) -> Path:
-    return build_fixture_site(tmp_path_factory.mktemp("tiny"), FIXTURES / "tiny")
+def tiny_site() -> Path:
+    return shared_site(FIXTURES / "tiny")
 
 
 def test_every_seed_entry_exists_in_both_languages(site):

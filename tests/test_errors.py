@@ -166,6 +166,9 @@ CASES = {
     "similar: FILE is a folder": (
         "similar --content {content} {empty}",
         "similar: FILE {empty}: is a folder; name a record file, such as a draft made with `new`", None),
+    "similar: FILE is no record": (
+        "similar --content {content} {file}",
+        "similar: {file}:1:1: (file): must be a mapping, not text", None),
     "similar: non-UTF-8 FILE": (
         "similar --content {content} {not_utf8}/entries/not-utf8.yml",
         f"similar: {{not_utf8}}/entries/not-utf8.yml{NOT_UTF8.split('.yml', 1)[1]}", None),

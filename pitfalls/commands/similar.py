@@ -8,6 +8,7 @@ from pathlib import Path
 from ..errors import PitfallsError
 from ..records.duplicates import THRESHOLD, existing_entries, fingerprint, matches, source_label
 from ..records.load import read_yaml
+from ..records.schema import schema_problems
 from ..records.validate import ContentError, inspect_content
 from ..settings import CONTENT_DIR
 
@@ -31,6 +32,8 @@ def _run(args) -> int:
     doc, problems = read_yaml(args.file, str(args.file))
     if doc is None:
         raise ContentError(problems)
+    if not isinstance(doc.data, dict):  # a draft may lack fields, but a list or a line of text is no record at all
+        raise ContentError([problem for problem in schema_problems(doc, "record") if not problem.field])
     checked = inspect_content(args.content)
     cutter = checked.segmenter()
     draft = fingerprint(source_label(args.file, checked.documents), doc.data, cutter)

@@ -260,20 +260,20 @@ def test_search_command(tmp_path):
 
 
 def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
-    explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "title": 0.25, "decidedBy": "words",
+    explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "share": 0.4, "title": 0.25, "decidedBy": "words",
                "message": "torch outofmemoryerror", "queryUnits": ["torch", "oom", "显存"],
-               "units": [{"unit": "torch", "terms": [{"term": "torch", "reading": "typed", "fields": ["title", "steps"]}]},
-                         {"unit": "oom", "terms": [{"term": "oom", "reading": "typed", "fields": ["tags"]},
+               "units": [{"unit": "torch", "weight": 2.262, "match": 1, "terms": [{"term": "torch", "reading": "typed", "fields": ["title", "steps"]}]},
+                         {"unit": "oom", "weight": 0.8, "match": 0.5, "terms": [{"term": "oom", "reading": "typed", "fields": ["tags"]},
                                                    {"term": "显存不足", "reading": "synonym", "fields": ["title"]}]}]}
     assert explanation(explain).split("\n") == [
-        "    message 2  words 0.5 (title 0.25)  typo 1  score 9.5  (below the one before by: words)",
+        "    message 2  words 0.5 (share 0.4, title 0.25)  typo 1  score 9.5  (below the one before by: words)",
         "    · error message: torch … outofmemoryerror",  # a signature's runs
-        "    · torch: torch (typed; title steps)",
-        "    · oom: oom (typed; tags), 显存不足 (synonym; title)",
+        "    · torch (weight 2.262, match 1): torch (typed; title steps)",
+        "    · oom (weight 0.8, match 0.5): oom (typed; tags), 显存不足 (synonym; title)",
         "    · not matched: 显存",
     ]
     assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
-        "    message 2  words 0.5 (title 0.25)  typo 1  score 9.5", "    · torch: torch (typed; title steps)"]
+        "    message 2  words 0.5 (share 0.4, title 0.25)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
 
 
 @pytest.mark.site

@@ -67,6 +67,7 @@ test("explain: each rule's value, the rule that put an entry below the one befor
   assert.equal(top.id, "doc1");
   assert.deepEqual(top.explain, {
     rules: { message: 0, words: 1.113, typo: 0, score: 4 },
+    share: 0.88,
     title: 0.133,
     decidedBy: null,
     units: [

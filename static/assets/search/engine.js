@@ -379,8 +379,8 @@
       return { items, ranked };
     }
 
-    /* Why an entry ranks where it does: each rule's value, how far its title is the query (the words rule counts
-     * it), the rule that put it below the one before, each matched piece of the query with the terms that matched
+    /* Why an entry ranks where it does: each rule's value, the share of the query it matches and how far its title is
+     * the query (the words rule's two factors), the rule that put it below the one before, each matched piece of the query with the terms that matched
      * it, how they were read and where they are, and the error message the message rule found (its key), or null. */
     explain(hit, before, query) {
       const fields = this.manifest.fields;
@@ -396,7 +396,7 @@
         }),
       }));
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
-      return { rules: values, title: round(ranking.titleAgreement(hit, this.options)), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
+      return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
         queryUnits: [...query.weights.keys()], message: hit.foundMessage };
     }
 

@@ -380,8 +380,9 @@
     }
 
     /* Why an entry ranks where it does: each rule's value, the share of the query it matches and how far its title is
-     * the query (the words rule's two factors), the rule that put it below the one before, each matched piece of the query with the terms that matched
-     * it, how they were read and where they are, and the error message the message rule found (its key), or null. */
+     * the query (the words rule's two factors), the rule that put it below the one before, each matched piece of the
+     * query with its weight, its match and the terms that matched it, how they were read and where they are, and the
+     * error message the message rule found (its key), or null. */
     explain(hit, before, query) {
       const fields = this.manifest.fields;
       const round = v => Math.round(v * 1000) / 1000;

@@ -46,7 +46,7 @@ def test_a_judgment_for_no_query_of_the_set_is_an_error(tmp_path):
         with_judgments([{"q": "显存", "id": "cuda-out-of-memory", "kind": "zh-word"}], judgments)
 
 
-@pytest.mark.parametrize("name", ["queries_heldout.yml", "queries_heldout2.yml", "queries_seed_heldout.yml"])
+@pytest.mark.parametrize("name", ["queries_heldout.yml", "queries_heldout2.yml", "queries_heldout3.yml", "queries_seed_heldout.yml"])
 def test_each_held_out_query_names_entries_of_the_corpus(name):
     queries = yaml.safe_load((ROOT / "bench" / name).read_text(encoding="utf-8"))["queries"]
     entries = {p.stem for folder in ("content/entries", "bench/corpus/entries") for p in (ROOT / folder).glob("*.yml")}

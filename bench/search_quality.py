@@ -11,6 +11,10 @@ quick loop for working on the ranking (`--misses` lists every query whose entry 
 `--corpus --queries tests/search_queries.yml --also bench/seed_queries_also_at_corpus.yml`: the 12-entry set
 asked again at 172 entries, as a wiki grows, each query right also on the corpus entries judged (blind) an
 equally good answer to it.
+
+`--every-set`: the misses of every query set (SETS), one line each, as docs/SEARCH.md reports a change by: a change is
+kept when the readable sets' misses go down and the held-out ones' do not go up. With `--misses` it lists the misses of
+the readable sets only: the held-out sets' are never printed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import sys
 import tempfile
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -30,6 +35,33 @@ from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.validate import load_knowledge_base
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class QuerySet:
+    """A query set as `--every-set` asks it."""
+
+    name: str
+    queries: str
+    """The YAML file, from the project root."""
+    at_corpus: bool
+    """Asked of the realistic corpus (172 entries), else of content/ (the 12 seed entries)."""
+    also: str | None = None
+    """Judgments adding right answers (`with_judgments`)."""
+    held_out: bool = False
+    """Written blind and never read: its misses are not printed."""
+
+
+SETS = (
+    QuerySet("seed", "tests/search_queries.yml", False),
+    QuerySet("seed at 172 entries", "tests/search_queries.yml", True, also="bench/seed_queries_also_at_corpus.yml"),
+    QuerySet("corpus", "tests/search_queries_corpus.yml", True),
+    QuerySet("held-out", "bench/queries_heldout.yml", True, held_out=True),
+    QuerySet("held-out 2", "bench/queries_heldout2.yml", True, held_out=True),
+    QuerySet("held-out 3", "bench/queries_heldout3.yml", True, held_out=True),
+    QuerySet("seed held-out", "bench/queries_seed_heldout.yml", True, held_out=True),
+    QuerySet("seed held-out at 12 entries", "bench/queries_seed_heldout.yml", False, held_out=True),
+)
 
 
 def query_language(query: dict) -> str:
@@ -71,6 +103,11 @@ def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = (), opti
     return [(q, answers[n]) for n, q in enumerate(queries)]
 
 
+def is_miss(query: dict, ids: list[str]) -> bool:
+    """The query's entry (or one as good) is not first."""
+    return not ids or ids[0] not in expected_ids(query)
+
+
 def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[str, float]:
     """Print the table; return top-1 per kind (and 'all')."""
     by_kind: dict[str, list[tuple[dict, list[str]]]] = defaultdict(list)
@@ -90,11 +127,39 @@ def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[
               f"{sum(1 / r for r in ranks if r) / n:>6.2f} {sum(not ids for _, ids in rows):>6}")
     if misses:
         for query, ids in results:
-            if not ids or ids[0] not in expected_ids(query):
+            if is_miss(query, ids):
                 rank = next((i + 1 for i, id_ in enumerate(ids) if id_ in expected_ids(query)), None)
                 print(f"MISS [{query['kind']}/{query_language(query)}] {query['q'][:70]!r} → {query['id']} at {rank}; "
                       f"first: {ids[:3]}")
     return top1
+
+
+def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
+    """Each of SETS's misses, the query sets of one content folder asked of one index."""
+    loaded = {}
+    for query_set in SETS:
+        queries = yaml.safe_load((ROOT / query_set.queries).read_text(encoding="utf-8"))["queries"]
+        loaded[query_set] = with_judgments(queries, ROOT / query_set.also) if query_set.also else queries
+    with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
+        contents = {False: ROOT / "content", True: assemble(Path(tmp) / "content")}
+        answers = {}
+        for at_corpus, content in contents.items():
+            sets = [query_set for query_set in SETS if query_set.at_corpus == at_corpus]
+            asked = evaluate(content, [q for query_set in sets for q in loaded[query_set]], off, options)
+            for query_set in sets:
+                answers[query_set], asked = asked[:len(loaded[query_set])], asked[len(loaded[query_set]):]
+    print(f"{'set':28} {'n':>4} {'misses':>6} {'top-1':>6}")
+    for query_set in SETS:
+        missed = sum(is_miss(query, ids) for query, ids in answers[query_set])
+        print(f"{query_set.name:28} {len(answers[query_set]):>4} {missed:>6} {1 - missed / len(answers[query_set]):>6.2f}")
+    if misses:
+        for query_set in SETS:
+            if not query_set.held_out:
+                for query, ids in answers[query_set]:
+                    if is_miss(query, ids):
+                        print(f"MISS {query_set.name} [{query['kind']}/{query_language(query)}] {query['q'][:70]!r} → "
+                              f"{query['id']}; first: {ids[:3]}")
+        print("(the held-out sets' misses are not listed)")
 
 
 def main() -> None:
@@ -110,7 +175,12 @@ def main() -> None:
     parser.add_argument("--half", choices=("even", "odd"),
                         help="only the queries at even (0, 2, …) or odd positions of the set: tune the ranking on one "
                              "half and measure it on the other, which it was not tuned on")
+    parser.add_argument("--every-set", action="store_true",
+                        help="the misses of every query set, readable and held out (the misses of the held-out sets are never listed)")
     args = parser.parse_args()
+    off = tuple(filter(None, args.off.split(",")))
+    if args.every_set:
+        return every_set(off, args.options, args.misses)
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
     queries_file = args.queries or ROOT / "tests" / default
     queries = yaml.safe_load(queries_file.read_text(encoding="utf-8"))["queries"]
@@ -121,7 +191,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         content = assemble(Path(tmp) / "content") if args.corpus else ROOT / "content"
         print(f"{queries_file.name}: {len(queries)} queries over {len(list((content / 'entries').glob('*.yml')))} entries")
-        report(evaluate(content, queries, tuple(filter(None, args.off.split(","))), args.options), args.misses)
+        report(evaluate(content, queries, off, args.options), args.misses)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
+from bench import search_quality
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
 
@@ -55,3 +56,19 @@ def test_each_held_out_query_names_entries_of_the_corpus(name):
         assert query["q"].strip() and query["kind"], query
         assert {query["id"], *query.get("also", [])} <= entries, query
         assert query.get("lang", "zh") in ("zh", "en"), query
+
+
+def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, tmp_path, capsys):
+    """`python -m bench.search_quality --every-set --misses` counts every set's misses and prints the readable sets'
+    queries only: a held-out set whose misses were read is no longer held out."""
+    monkeypatch.setattr(search_quality, "assemble", lambda folder: tmp_path)
+    monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, ["none"]) for q in queries])
+    search_quality.every_set((), {}, misses=True)
+    out = capsys.readouterr().out.splitlines()
+    rows = {line[:28].strip(): line[28:].split() for line in out[1:9]}  # n, misses, top-1: every answer is wrong
+    assert list(rows) == ["seed", "seed at 172 entries", "corpus", "held-out", "held-out 2", "held-out 3", "seed held-out",
+                          "seed held-out at 12 entries"]
+    assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
+    listed = [line for line in out if line.startswith("MISS ")]
+    assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus")) > 0
+    assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out"))]

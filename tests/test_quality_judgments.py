@@ -1,9 +1,13 @@
 """The blind judgments that let the 12-entry query set be asked again at the realistic corpus's 172 entries
 (bench/seed_queries_also_at_corpus.yml, read by `python -m bench.search_quality --also`): each names a query of
 the set and entries that exist only in the corpus, so a mistyped query or id cannot silently count as a miss.
-The held-out sets of bench/ likewise name existing entries only."""
+The held-out sets of bench/ likewise name existing entries only, and `bench.search_quality` never prints their
+misses (`--every-set`); its bad arguments end in one line."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -72,3 +76,16 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, tmp_p
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus")) > 0
     assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out"))]
+
+
+def test_bad_arguments_end_in_one_line_and_exit_2(tmp_path):
+    """A missing --queries file, and an engine stage that does not exist (the engine refuses it under node)."""
+    missing = tmp_path / "missing.yml"
+    done = subprocess.run([sys.executable, "-m", "bench.search_quality", "--queries", str(missing)], cwd=ROOT,
+                          capture_output=True, text=True, encoding="utf-8")
+    assert (done.returncode, done.stderr) == (2, f"search_quality: --queries {missing}: No such file or directory; check the path\n")
+    done = subprocess.run([sys.executable, "-m", "bench.search_quality", "--off", "nosuch"], cwd=ROOT,
+                          capture_output=True, text=True, encoding="utf-8")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[:2] == ["search_quality: the search engine failed (what node said follows)",
+                                            "Error: unknown search stage or rule nosuch"]

@@ -30,8 +30,8 @@ from pathlib import Path
 import yaml
 
 from bench.corpus import assemble
+from pitfalls.commands.cli import run_command
 from pitfalls.commands.search import run_queries
-from pitfalls.errors import PitfallsError, os_error_message
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.validate import load_knowledge_base
 
@@ -164,24 +164,11 @@ def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
 
 
 def main() -> int:
-    args = _arguments()
-    try:
-        run(args)
-    except OSError as err:
-        given = {str(path): name for path, name in ((args.queries, "--queries"), (args.also, "--also")) if path}
-        if err.filename not in given:  # not a file the user named: a bug, with its traceback
-            raise
-        print(f"search_quality: {os_error_message(err, given[err.filename])}", file=sys.stderr)
-        return PitfallsError.exit_code
-    except PitfallsError as err:  # as `pitfalls` prints it (commands/cli.py): one line, then what node said
-        print(f"search_quality: {err}", file=sys.stderr)
-        if err.details:
-            print(err.details.rstrip(), file=sys.stderr)
-        return err.exit_code
-    return 0
+    parser = _parser()
+    return run_command("search_quality", parser, parser.parse_args(), run)
 
 
-def _arguments() -> argparse.Namespace:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", action="store_true", help="the realistic corpus and its query set")
     parser.add_argument("--queries", type=Path, help="another query set (YAML with a `queries` list)")
@@ -196,7 +183,7 @@ def _arguments() -> argparse.Namespace:
                              "half and measure it on the other, which it was not tuned on")
     parser.add_argument("--every-set", action="store_true",
                         help="the misses of every query set, readable and held out (the misses of the held-out sets are never listed)")
-    return parser.parse_args()
+    return parser
 
 
 def run(args: argparse.Namespace) -> None:

@@ -43,20 +43,26 @@ def main(argv: list[str] | None = None) -> int:
     for register in COMMANDS:
         register(commands)
     args = parser.parse_args(argv)
+    return run_command(args.command, commands.choices[args.command], args, args.run)
+
+
+def run_command(command: str, parser: argparse.ArgumentParser, args: argparse.Namespace, run) -> int:
+    """`run(args)`'s exit code (0 for None), through the one error path: `COMMAND: message` for a PitfallsError and for
+    an OSError about a path of `parser`'s arguments; also for the bench scripts."""
     try:
-        return args.run(args)
+        return run(args) or 0
     except PitfallsError as err:
-        return _fail(args.command, str(err), err.exit_code, err.details)
+        return _fail(command, str(err), err.exit_code, err.details)
     except BrokenPipeError:
         # whatever read the output stopped (`pitfalls search … | head -1`): end quietly, with the status of a tool that
         # SIGPIPE ended; stdout goes to /dev/null so that the interpreter's flush at exit does not fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
     except OSError as err:
-        what = _given_path(err, args, commands.choices[args.command])
+        what = _given_path(err, args, parser)
         if what is None:
             raise  # not about anything the user gave: a bug, with its traceback
-        return _fail(args.command, os_error_message(err, what), PitfallsError.exit_code)
+        return _fail(command, os_error_message(err, what), PitfallsError.exit_code)
 
 
 def _fail(command: str, message: str, code: int, details: str = "") -> int:

@@ -104,6 +104,18 @@ def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = (), opti
     return [(q, answers[n]) for n, q in enumerate(queries)]
 
 
+def load_queries(path: Path, also: Path | None = None) -> list[dict]:
+    """The queries of a query set, with the `also` of the judgments in `also` when given (`with_judgments`)."""
+    queries = yaml.safe_load(path.read_text(encoding="utf-8"))["queries"]
+    return with_judgments(queries, also) if also else queries
+
+
+def describe_miss(query: dict, ids: list[str]) -> str:
+    """A missed query, the rank of its entry and the entries that came first, in one line."""
+    rank = next((i + 1 for i, id_ in enumerate(ids) if id_ in expected_ids(query)), None)
+    return f"[{query['kind']}/{query_language(query)}] {query['q'][:70]!r} → {query['id']} at {rank}; first: {ids[:3]}"
+
+
 def is_miss(query: dict, ids: list[str]) -> bool:
     """The query's entry (or one as good) is not first."""
     return not ids or ids[0] not in expected_ids(query)
@@ -129,18 +141,13 @@ def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[
     if misses:
         for query, ids in results:
             if is_miss(query, ids):
-                rank = next((i + 1 for i, id_ in enumerate(ids) if id_ in expected_ids(query)), None)
-                print(f"MISS [{query['kind']}/{query_language(query)}] {query['q'][:70]!r} → {query['id']} at {rank}; "
-                      f"first: {ids[:3]}")
+                print(f"MISS {describe_miss(query, ids)}")
     return top1
 
 
 def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
     """Each of SETS's misses, the query sets of one content folder asked of one index."""
-    loaded = {}
-    for query_set in SETS:
-        queries = yaml.safe_load((ROOT / query_set.queries).read_text(encoding="utf-8"))["queries"]
-        loaded[query_set] = with_judgments(queries, ROOT / query_set.also) if query_set.also else queries
+    loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in SETS}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         contents = {False: ROOT / "content", True: assemble(Path(tmp) / "content")}
         answers = {}
@@ -158,8 +165,7 @@ def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
             if not query_set.held_out:
                 for query, ids in answers[query_set]:
                     if is_miss(query, ids):
-                        print(f"MISS {query_set.name} [{query['kind']}/{query_language(query)}] {query['q'][:70]!r} → "
-                              f"{query['id']}; first: {ids[:3]}")
+                        print(f"MISS {query_set.name} {describe_miss(query, ids)}")
         print("(the held-out sets' misses are not listed)")
 
 
@@ -192,9 +198,7 @@ def run(args: argparse.Namespace) -> None:
         return every_set(off, args.options, args.misses)
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
     queries_file = args.queries or ROOT / "tests" / default
-    queries = yaml.safe_load(queries_file.read_text(encoding="utf-8"))["queries"]
-    if args.also:
-        queries = with_judgments(queries, args.also)
+    queries = load_queries(queries_file, args.also)
     if args.half:
         queries = queries[args.half == "odd"::2]
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:

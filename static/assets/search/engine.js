@@ -300,7 +300,7 @@
     async rank(text) {
       const [query, pasted] = await Promise.all([this.analyze(text), this.pastedWords(text)]);
       const key = messageKey(text);
-      const { minMessageChars, minPartialChars } = this.options;
+      const { minPartialChars } = this.options;
       const found = this.collect(query);
       this.indexedMessages([...query.terms.keys(), ...pasted], key, found);
       const hits = [...found.values()];
@@ -310,7 +310,7 @@
       this.markMatched(query, top);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
-        const whole = hit.data.messages.find(m => messageChars(m) >= minMessageChars && messageIn(key, m));
+        const whole = hit.data.messages.find(m => this.holdsMessage(key, m));
         const part = key.length >= minPartialChars ? hit.data.messages.find(m => m.includes(key)) : undefined;
         hit.message = whole ? 2 : part ? 1 : 0;
         hit.foundMessage = whole || part || null;  // for explain
@@ -343,7 +343,7 @@
         const listed = messages[term];
         for (let k = 0; k < listed.length; k += 2) {
           const hit = hits.get(listed[k]);
-          if (hit && messageChars(listed[k + 1]) >= this.options.minMessageChars && messageIn(key, listed[k + 1])) hit.message = 2;
+          if (hit && this.holdsMessage(key, listed[k + 1])) hit.message = 2;
         }
       }
     }
@@ -412,6 +412,12 @@
         for (const [term] of found.filter(([, d]) => d === best).slice(0, this.options.maxCorrections)) nearest.add(term);
       }
       return [...nearest].slice(0, this.options.maxCorrections * 2);
+    }
+
+    /* Whether the query's message key `key` holds the error message `message` whole: its runs in order, and long enough
+     * (minMessageChars, the spaces between its runs not counted) not to be found by accident. */
+    holdsMessage(key, message) {
+      return messageChars(message) >= this.options.minMessageChars && messageIn(key, message);
     }
   }
 

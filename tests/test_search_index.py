@@ -25,6 +25,7 @@ from pitfalls.pages.search_index import (
     _typo_words,
     _version,
     build_index,
+    linked_from,
     material_stub,
     query_stopwords,
     shard_key,
@@ -77,7 +78,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4)]
-    assert index.manifest["formatVersion"] == 7 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 8 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -270,12 +271,22 @@ def _vocabulary_content(tmp_path: Path) -> Path:
     return content
 
 
+def test_each_entry_counts_the_entries_that_name_it_as_related(tmp_path):
+    content = _content(tmp_path, [{"id": "a"}, {"id": "b", "extra": "related: [a]\n"},
+                                  {"id": "c", "extra": "related: [a, b]\n"}, {"id": "d", "extra": "related: [a]\n"}])
+    records = load_knowledge_base(content).records
+    assert [r.id for r in records] == ["a", "b", "c", "d"]
+    assert build_index(load_knowledge_base(content), "zh").manifest["linkedFrom"] == [3, 1, 0, 0]
+    # under `serve`, a record that did not build is not among the records; a link to it counts for nothing
+    assert linked_from([*records[:3], replace(records[3], related=("gone", "a"))]) == [3, 1, 0, 0]
+
+
 def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     index = build_index(load_knowledge_base(_vocabulary_content(tmp_path)), "en")
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 7, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 8, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
@@ -287,7 +298,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
         "synonyms": [[["显存不足"], ["out", "of", "memori"], ["oom"]], [["卡住"], ["hang"]]],
         # of those, the terms no entry has (b's title is "Out of memory", 显存不足 in its other language)
         "absentSynonymTerms": ["hang", "oom", "卡住"],
-        "pinyinShards": 1, "wordLengths": [3, 4, 5, 6],
+        "pinyinShards": 1, "wordLengths": [3, 4, 5, 6], "linkedFrom": [0, 0],
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Browse every entry by tag →",
                      "browseLocation": "tags/"},
     }

@@ -26,16 +26,17 @@ def title_chars(han: int, latin: int) -> int:
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
-          anchored=None, titles=None, variants=None) -> dict:
+          anchored=None, titles=None, variants=None, linked_from=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 7, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 8, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "absentSynonymTerms": sorted({t for group in synonyms for phrase in group for t in phrase} - terms.keys()),
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
+        "linkedFrom": linked_from or [0] * docs,
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
     files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}, "messages": anchored or {}},
@@ -129,6 +130,27 @@ def test_an_entry_whose_title_is_the_query_before_one_whose_longer_title_also_ha
     assert results[1]["explain"]["decidedBy"] == "words"
     assert [r["explain"]["title"] for r in results] == [0.556, 0.357]
     assert rank(files, "alpha", options={"titleWeight": 0}) == ["doc0", "doc1"]
+
+
+def test_the_entry_its_neighbours_name_as_related_before_one_that_matches_the_query_as_well():
+    # the same word in the same field, doc0's BM25 score higher; doc1 is named as related by 3 entries (of 3 the most):
+    # the words rule counts its match × (1 + linkWeight 0.1 × log 4 / log 4)
+    files = index({"alpha": [0, 900, SYMPTOMS, 1, 100, SYMPTOMS]}, 4, linked_from=[0, 3, 0, 0])
+    results = search(files, "alpha")
+    assert [r["id"] for r in results] == ["doc1", "doc0"]
+    assert results[1]["explain"]["decidedBy"] == "words"
+    assert [r["explain"]["linkedFrom"] for r in results] == [3, 0]
+    assert rank(files, "alpha", options={"linkWeight": 0}) == ["doc0", "doc1"]
+    # on a log scale: 1 link of the most 3 counts log 2 / log 4, half of 3
+    files = index({"alpha": [0, 900, SYMPTOMS, 1, 100, SYMPTOMS]}, 4, linked_from=[0, 1, 0, 3])
+    assert search(files, "alpha")[0]["explain"]["rules"]["words"] == round(0.8 * (1 + 0.1 * 0.5), 3)
+
+
+def test_links_do_not_outweigh_where_the_query_stands():
+    # doc1 is named by every other entry, but has the word only in its steps (0.2); doc0 in its symptoms (0.8)
+    files = index({"alpha": [0, 100, SYMPTOMS, 1, 900, STEPS]}, 4, linked_from=[0, 3, 0, 0])
+    assert rank(files, "alpha") == ["doc0", "doc1"]
+    assert rank(files, "alpha", options={"linkWeight": 10}) == ["doc1", "doc0"]
 
 
 def test_a_title_counts_for_as_much_of_the_query_as_it_holds():
@@ -477,7 +499,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 7: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 8: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

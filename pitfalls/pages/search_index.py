@@ -24,11 +24,12 @@ import json
 import shutil
 from array import array
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from ..records.model import KnowledgeBase
+from ..records.model import KnowledgeBase, Record
 from ..settings import SEARCH_JS
 from ..text import (
     HAN_CHARACTER,
@@ -44,7 +45,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, score_postings
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -128,10 +129,24 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     words = _typo_words(set(postings) | synonym_terms)
     shards = _term_shards(postings, chinese, messages)
     absent = sorted(synonym_terms - postings.keys())
-    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words)
+    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words, linked_from(base.records))
     index = SearchIndex(manifest, shards, pinyin, words, docs)
     manifest["version"] = _version(index)
     return index
+
+
+def linked_from(records: Sequence[Record]) -> list[int]:
+    """For each entry, in the index's order, how many other entries name it in `related`: the general entry that
+    its specific neighbours point to (显存不足 from the KV-cache and Adam-state OOMs) is named by many."""
+    number = {record.id: doc for doc, record in enumerate(records)}
+    counts = [0] * len(records)
+    for record in records:
+        # the records' links are checked (no entry names itself or another twice); an id named that is not among
+        # them is a record that did not build, under `serve`
+        for other in record.related:
+            if other in number:
+                counts[number[other]] += 1
+    return counts
 
 
 def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[str, list]) -> list[dict]:
@@ -189,7 +204,7 @@ def _typo_words(terms: set[str]) -> dict[int, list[str]]:
 
 
 def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], synonyms: list, absent_synonym_terms: list[str],
-              pinyin_shards: int, words: dict[int, list[str]]) -> dict:
+              pinyin_shards: int, words: dict[int, list[str]], linked: list[int]) -> dict:
     """What the engine must agree on with this index (its version is added last, a hash of every file)."""
     ui = ui_strings()[lang]
     return {
@@ -210,6 +225,7 @@ def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], syno
         "pinyinShards": pinyin_shards,
         "syllables": " ".join(pinyin_syllables()),
         "wordLengths": sorted(words),
+        "linkedFrom": linked,
         "messages": {"none": ui["search_none"], "closest": ui["search_closest"], "browse": ui["search_browse"],
                      "browseLocation": "tags/"},
     }

@@ -186,7 +186,7 @@ test("nothing found: the nearest terms of the first three words typed, the neare
 
 test("the console error for an index of another format is written once, however many queries", async () => {
   const files = index({}, 1);
-  files["manifest.json"].formatVersion = 6;
+  files["manifest.json"].formatVersion = 7;
   const errors = [];
   const original = console.error;
   console.error = (...args) => errors.push(args.join(" "));
@@ -196,5 +196,5 @@ test("the console error for an index of another format is written once, however 
   } finally {
     console.error = original;
   }
-  assert.deepEqual(errors, ["search: the index is format 6, this engine reads 7: reload the page"]);
+  assert.deepEqual(errors, ["search: the index is format 7, this engine reads 8: reload the page"]);
 });

@@ -11,7 +11,7 @@ const readings = load("readings");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 7);
+  assert.equal(FORMAT_VERSION, 8);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -62,13 +62,15 @@ test("search: the score is rounded to two decimals", async () => {
 });
 
 test("explain: each rule's value, the rule that put an entry below the one before, each unit with its terms", async () => {
-  const files = index({ alpha: [0, 900, STEPS, 1, 100, TITLE | titleChars(0, 15)], beta: [1, 300, STEPS | SYMPTOMS] }, 3);
+  const files = index({ alpha: [0, 900, STEPS, 1, 100, TITLE | titleChars(0, 15)], beta: [1, 300, STEPS | SYMPTOMS] }, 3,
+    { linkedFrom: [1, 2, 0] });
   const [top, next] = await search(files, "alpha beta");
   assert.equal(top.id, "doc1");
   assert.deepEqual(top.explain, {
-    rules: { message: 0, words: 1.113, typo: 0, score: 4 },
+    rules: { message: 0, words: 1.224, typo: 0, score: 4 },
     share: 0.88,
     title: 0.133,
+    linkedFrom: 2,
     decidedBy: null,
     units: [
       { unit: "alpha", weight: 0.916, match: 1, terms: [{ term: "alpha", reading: "typed", fields: ["title"] }] },
@@ -78,10 +80,12 @@ test("explain: each rule's value, the rule that put an entry below the one befor
     message: null,
   });
   assert.equal(next.explain.decidedBy, "words");
-  assert.deepEqual(next.explain.rules, { message: 0, words: 0.08, typo: 0, score: 9 });
+  assert.deepEqual(next.explain.rules, { message: 0, words: 0.085, typo: 0, score: 9 });
   assert.equal(next.explain.title, 0);
+  assert.equal(next.explain.linkedFrom, 1);
   // log(1 + 3 / 2) and log(1 + 3 / 1); words: (0.916 × 1 + 1.386 × 0.8) / (0.916 + 1.386) = 0.88, times
-  // 1 + 2 × title, the title's 5 of 15 letters covered × the query's 0.916 / (0.916 + 1.386) in it = 0.133
+  // 1 + 2 × title, the title's 5 of 15 letters covered × the query's 0.916 / (0.916 + 1.386) in it = 0.133, times
+  // 1 + 0.1 × the links on a log scale: doc1's 2 of the most 2, log 3 / log 3 = 1; doc0's 1, log 2 / log 3
 });
 
 test("the manifest and every file are fetched once, with the index version", async () => {
@@ -152,7 +156,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 7: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 8: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;

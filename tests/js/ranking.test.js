@@ -9,13 +9,14 @@ const { load } = require("./helpers.js");
 const ranking = load("ranking");
 const ALL = ranking.rulesInForce(new Set());
 
-const OPTIONS = { titleWeight: 2, echoLetters: 2 };  // options.js
+const OPTIONS = { titleWeight: 2, linkWeight: 0.1, echoLetters: 2 };  // options.js
 
 /* A hit as engine.js collect and weigh make it: title terms of 4 English letters in a title of `latin` letters, for
- * an English query, holding `titleWords` of the query's weighed words. */
-function hit(doc, { message, words = 0.5, latin = 8, titleWords = 0.5, typo = 1, score = 5 } = {}) {
+ * an English query, holding `titleWords` of the query's weighed words; `links`: how many entries name it as related,
+ * 0 … 1. */
+function hit(doc, { message, words = 0.5, latin = 8, titleWords = 0.5, links = 0, typo = 1, score = 5 } = {}) {
   return { doc, message, words, titleWords, title: [{ term: "abcd", span: [0, 4] }], titleChars: [0, latin],
-    queryScripts: { han: false, latin: true }, typo, score };
+    queryScripts: { han: false, latin: true }, links, typo, score };
 }
 
 function order(hits, rules = ALL, options = OPTIONS) {
@@ -55,7 +56,7 @@ test("words: the hit's share, times 1 + titleWeight × its title's agreement wit
   assert.equal(ranking.titleAgreement(h, OPTIONS), 0.25);
   ranking.evaluate([h], ALL, OPTIONS);
   assert.deepEqual(h.values, { message: 0, words: 0.75 * (1 + 2 * 0.25), typo: 1, score: 5 });
-  ranking.evaluate([h], ALL, { titleWeight: 0 });
+  ranking.evaluate([h], ALL, { ...OPTIONS, titleWeight: 0 });
   assert.equal(h.values.words, 0.75);
 });
 
@@ -64,10 +65,25 @@ test("words: an entry whose title is the query before one that matches as much o
   // better by every later rule. With titleWeight 0, doc0 first.
   const hits = [hit(0, { latin: 16, typo: 0, score: 9 }), hit(1, { latin: 4, titleWords: 1, typo: 3, score: 1 })];
   assert.deepEqual(order(hits), [1, 0]);
-  assert.deepEqual(order(hits, ALL, { titleWeight: 0 }), [0, 1]);
+  assert.deepEqual(order(hits, ALL, { ...OPTIONS, titleWeight: 0 }), [0, 1]);
   // the title outweighs a small lead in words, not a large one: 0.5 × 3 against 0.9
   assert.deepEqual(order([hit(0, { words: 0.9, latin: 16, titleWords: 0 }), hit(1, { latin: 4, titleWords: 1 })]), [1, 0]);
   assert.deepEqual(order([hit(0, { words: 1, latin: 16, titleWords: 0 }), hit(1, { words: 0.3, latin: 4, titleWords: 1 })]), [0, 1]);
+});
+
+test("words: times 1 + linkWeight × how many entries name the hit as related", () => {
+  const h = hit(3, { words: 0.75, latin: 8, titleWords: 0.5, links: 0.5 });
+  ranking.evaluate([h], ALL, OPTIONS);
+  assert.equal(h.values.words, 0.75 * (1 + 2 * 0.25) * (1 + 0.1 * 0.5));
+  // equal shares and titles; doc1 is the entry others point to, doc0 better by every later rule. With linkWeight 0,
+  // doc0 first.
+  const hits = [hit(0, { typo: 0, score: 9 }), hit(1, { links: 1, typo: 3, score: 1 })];
+  assert.deepEqual(order(hits), [1, 0]);
+  assert.equal(ranking.decidingRule(hits[0], hits[1], ALL), "words");
+  assert.deepEqual(order(hits, ALL, { ...OPTIONS, linkWeight: 0 }), [0, 1]);
+  // links outweigh a lead in words of less than a tenth, not a larger one: 0.5 × 1.1 against 0.54 and 0.56
+  assert.deepEqual(order([hit(0, { words: 0.54 }), hit(1, { links: 1 })]), [1, 0]);
+  assert.deepEqual(order([hit(0, { words: 0.56 }), hit(1, { links: 1 })]), [0, 1]);
 });
 
 test("titleAgreement: the share of the title covered times the share of the query in the title", () => {
@@ -94,7 +110,7 @@ test("rulesInForce: every rule but those named", () => {
 
 test("evaluate: only the rules in force", () => {
   const h = hit(0);
-  ranking.evaluate([h], ranking.rulesInForce(new Set(["message", "typo"])), { titleWeight: 0 });
+  ranking.evaluate([h], ranking.rulesInForce(new Set(["message", "typo"])), { ...OPTIONS, titleWeight: 0 });
   assert.deepEqual(h.values, { words: 0.5, score: 5 });
 });
 

@@ -26,7 +26,7 @@
   const { Query, excerpt, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 7;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 8;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   class Engine {
@@ -66,6 +66,10 @@
         this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
         this.aloneBit = 1 << manifest.aloneBit;
         this.overlapBit = 1 << manifest.overlapBit;
+        // each entry's links from others on a log scale, 0 … 1 (the most linked entry 1): a hub among many links is
+        // not ten times more general than one among few
+        const linkScale = Math.log(1 + Math.max(1, ...manifest.linkedFrom));
+        this.linkShare = manifest.linkedFrom.map(n => Math.log(1 + n) / linkScale);
         this.manifest = manifest;
       }
       return this.manifest;
@@ -210,7 +214,7 @@
           let hit = hits.get(doc);
           // few allocations a hit: a common character brings thousands of them, and collecting them was mostly
           // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
-          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null });
+          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null, links: this.linkShare[doc] });
           hit.flags |= fields;
           const inside = character ? !(flags & this.aloneBit) : han && (flags & this.overlapBit);
           const match = this.where(fields) * info.weight * (inside ? this.options.insideWordMatch : 1);
@@ -379,8 +383,8 @@
       return { items, ranked };
     }
 
-    /* Why an entry ranks where it does: each rule's value, the share of the query it matches and how far its title is
-     * the query (the words rule's two factors), the rule that put it below the one before, each matched piece of the
+    /* Why an entry ranks where it does: each rule's value, the share of the query it matches, how far its title is
+     * the query and how many entries name it as related (the words rule's three factors), the rule that put it below the one before, each matched piece of the
      * query with its weight, its match and the terms that matched it, how they were read and where they are, and the
      * error message the message rule found (its key), or null. */
     explain(hit, before, query) {
@@ -397,7 +401,8 @@
         }),
       }));
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
-      return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
+      return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
+        linkedFrom: this.manifest.linkedFrom[hit.doc], decidedBy: ranking.decidingRule(before, hit, this.rules), units,
         queryUnits: [...query.weights.keys()], message: hit.foundMessage };
     }
 

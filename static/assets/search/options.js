@@ -20,6 +20,8 @@
       typo2: Object.freeze({ weight: 0.3, penalty: 2 }),    // ... by two
     }),
     titleWeight: 2,               // the words rule counts an entry's match × (1 + this × how far its title is the query)
+    linkWeight: 0.1,              // ... and × (1 + this × how many entries name it in `related`, 0 … 1 on a log scale):
+                                  // the general entry its specific neighbours point to, before them
     echoLetters: 2,               // a title with fewer English letters a Chinese character is Chinese with English names in
                                   // it (容器内看不到 GPU): an English query is measured against all of it, not its English only
     rarityFloor: 0.05,            // a word in fewer entries than this share counts as rare as one in this share

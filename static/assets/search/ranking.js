@@ -30,7 +30,8 @@
 
   /* A hit is one entry matched by a query (engine.js collect): {words, titleWords, typo, title: [{term, span}] or
    * null, titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (Chinese when
-   * Chinese other than filler was typed, English when a weighed piece is), score, message}. A rule's value is
+   * Chinese other than filler was typed, English when a weighed piece is), links (how many entries name it as related,
+   * 0 … 1), score, message}. A rule's value is
    * value(hit, options), options those of options.js. */
   const RULES = [
     // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
@@ -42,8 +43,10 @@
     // beats one that mentions its words) and by how it was read (typed 1; a synonym, a correction, a pinyin
     // reading less, so they never count more than the typed word would in the same place); times
     // 1 + titleWeight × how far the entry's title and the query are the same (titleAgreement): the general
-    // entry, whose title is the query, before the specific neighbours that mention its words as often.
-    { name: "words", value: (hit, options) => hit.words * (1 + options.titleWeight * titleAgreement(hit, options)), better: "more" },
+    // entry, whose title is the query, before the specific neighbours that mention its words as often; and times
+    // 1 + linkWeight × how many other entries name it as related (hit.links, 0 … 1): the general entry that the
+    // specific neighbours point to, before them, where they match the query about as well.
+    { name: "words", value: (hit, options) => hit.words * (1 + options.titleWeight * titleAgreement(hit, options)) * (1 + options.linkWeight * hit.links), better: "more" },
     // How far the matches are from what was typed: a converted, corrected, pinyin or synonym match costs 1
     // (two edits 2), a typed one 0.
     { name: "typo", value: hit => hit.typo, better: "less" },

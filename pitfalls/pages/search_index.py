@@ -141,11 +141,9 @@ def linked_from(records: Sequence[Record]) -> list[int]:
     number = {record.id: doc for doc, record in enumerate(records)}
     counts = [0] * len(records)
     for record in records:
-        # the records' links are checked (no entry names itself or another twice); an id named that is not among
-        # them is a record that did not build, under `serve`
+        # a knowledge base's links are checked: each names another of its entries, once
         for other in record.related:
-            if other in number:
-                counts[number[other]] += 1
+            counts[number[other]] += 1
     return counts
 
 

@@ -1,4 +1,5 @@
-"""Related entries: hand-picked ones first, then computed similar ones, labelled, in a stable order."""
+"""Related entries: hand-picked ones first, then the entries that name this one, then computed similar ones, labelled,
+in a stable order."""
 
 from __future__ import annotations
 
@@ -46,11 +47,46 @@ def test_hand_picked_entries_are_shown_beside_the_computed_ones(tmp_path):
     labels = re.findall(r'<p class="pf-related-label">([^<]+)</p>', section)
     assert labels == ["Picked by the author", "Similar entries (shared tags and terms)"]
     assert section.index("../docker-no-gpu/") < section.index("../oom-again/")
+    # an entry that names gpu-oom is listed as linking to it, not again as similar
+    third.write_text(third.read_text(encoding="utf-8") + "related: [gpu-oom]\n", encoding="utf-8")
+    base = load_knowledge_base(content)
+    index = SiteIndex(base)
+    assert [r.id for r in index.linking(base.record("gpu-oom"))] == ["oom-again"]
+    assert index.similar(base.record("gpu-oom")) == ()
+
+
+def test_an_entry_lists_the_entries_that_name_it(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(TINY, content)
+    entries = content / "entries"
+    # two more specific entries name the general gpu-oom; the first of them is also named by gpu-oom
+    for new, related in (("kv-cache-oom", "[gpu-oom]"), ("adam-state-oom", "[gpu-oom, docker-no-gpu]")):
+        (entries / f"{new}.yml").write_text(
+            (entries / "docker-no-gpu.yml").read_text(encoding="utf-8").replace("id: docker-no-gpu", f"id: {new}")
+            + f"related: {related}\n", encoding="utf-8")
+    gpu_oom = entries / "gpu-oom.yml"
+    gpu_oom.write_text(gpu_oom.read_text(encoding="utf-8").replace("related: [docker-no-gpu]", "related: [kv-cache-oom]"),
+                       encoding="utf-8")
+    base = load_knowledge_base(content)
+    index = SiteIndex(base)
+    assert [r.id for r in base.records] == ["adam-state-oom", "docker-no-gpu", "gpu-oom", "kv-cache-oom"]
+    # in the records' order; kv-cache-oom, which gpu-oom names itself, is listed once, as picked
+    assert [r.id for r in index.linking(base.record("gpu-oom"))] == ["adam-state-oom"]
+    assert [r.id for r in index.related(base.record("gpu-oom"))] == ["kv-cache-oom"]
+    assert [r.id for r in index.linking(base.record("docker-no-gpu"))] == ["adam-state-oom"]
+    assert index.linking(base.record("adam-state-oom")) == ()
+    page = SiteRenderer(base, "zh").entry(base.record("gpu-oom")).content
+    section = page[page.index('<h2 id="related">'):]
+    assert re.findall(r'<p class="pf-related-label">([^<]+)</p>', section)[:2] == ["作者推荐", "链接到本条目的条目"]
+    assert section.index("../kv-cache-oom/") < section.index("../adam-state-oom/")
+    assert section.count("../adam-state-oom/") == 1
 
 
 def test_an_entry_with_nothing_in_common_has_no_related_section(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(TINY, content)
+    gpu_oom = content / "entries" / "gpu-oom.yml"  # names docker-no-gpu, which would then list it
+    gpu_oom.write_text(gpu_oom.read_text(encoding="utf-8").replace("related: [docker-no-gpu]\n", ""), encoding="utf-8")
     base = load_knowledge_base(content)
     docker = base.record("docker-no-gpu")
     assert SiteIndex(base).similar(docker) == ()

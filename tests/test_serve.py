@@ -74,6 +74,7 @@ def test_a_saved_record_updates_its_page_listings_and_search(served):
     assert "Out of GPU memory again" in fetch(f"{url}en/categories/training/")[1]
     assert "Out of GPU memory again" in fetch(f"{url}en/tags/cuda/")[1]
     assert "Out of GPU memory again" in fetch(f"{url}en/recent/")[1]
+    assert "Out of GPU memory again" in fetch(f"{url}en/docker-no-gpu/")[1]  # it names docker-no-gpu: listed there
     docs = [json.loads(fetch(f"{url}en/search/d/{n}.json")[1])["title"] for n in range(2)]
     assert "Out of GPU memory again" in docs
     other = content / "entries" / "docker-no-gpu.yml"  # gpu-oom names it as related: its link shows the new title

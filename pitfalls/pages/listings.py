@@ -109,6 +109,10 @@ class SiteIndex:
         self.full_home = len(base.records) <= FULL_HOME_LIMIT
         """Whether the home page lists every entry (else it summarizes: FULL_HOME_LIMIT)."""
         self._by_id = {r.id: r for r in base.records}
+        self._linking: dict[str, list[Record]] = {}
+        for other in base.records:
+            for named in other.related:
+                self._linking.setdefault(named, []).append(other)
 
     @property
     def recently_updated(self) -> tuple[Record, ...]:
@@ -130,6 +134,11 @@ class SiteIndex:
         """The entries the record names in `related`, in its order."""
         return tuple(self._by_id[i] for i in record.related)
 
+    def linking(self, record: Record) -> tuple[Record, ...]:
+        """The entries that name the record in `related`, in the records' order, less those it names itself: a general
+        entry lists the specific cases that point to it."""
+        return tuple(r for r in self._linking.get(record.id, ()) if r.id not in record.related)
+
     def similar(self, record: Record) -> tuple[Record, ...]:
         """Up to SIMILAR_COUNT other entries with the most in common (`_rank_similar`), computed once per record."""
         if record.id not in self._similar:
@@ -137,7 +146,8 @@ class SiteIndex:
         return self._similar[record.id]
 
     def _rank_similar(self, record: Record) -> tuple[Record, ...]:
-        """Up to SIMILAR_COUNT other entries with the most in common, best first, leaving out the hand-picked ones.
+        """Up to SIMILAR_COUNT other entries with the most in common, best first, leaving out the hand-picked ones (named
+        by the record or naming it).
 
         What counts: shared tags, category and terms (words of the titles and symptoms in both
         languages, cut by the content's segmenter as `pitfalls similar` compares them), each weighted by how rare
@@ -150,8 +160,9 @@ class SiteIndex:
             weight = self._weights[feature]
             for other_id in self._postings[feature]:
                 totals[other_id] = totals.get(other_id, 0.0) + weight
+        linked = {record.id, *record.related, *(r.id for r in self._linking.get(record.id, ()))}
         scores = sorted((-round(score, 9), other_id) for other_id, score in totals.items()
-                        if score >= MIN_SIMILARITY and other_id != record.id and other_id not in record.related)
+                        if score >= MIN_SIMILARITY and other_id not in linked)
         return tuple(self._by_id[i] for _, i in scores[:SIMILAR_COUNT])
 
     @cached_property

@@ -242,7 +242,7 @@ class SiteRenderer:
         for record in self.base.records:
             # the entry's page and the redirects from its former ids
             plan[f"entry:{record.id}"] = PagePlan(
-                (record, self.index.related(record), self.index.similar(record)),
+                (record, self.index.related(record), self.index.linking(record), self.index.similar(record)),
                 lambda record=record: [self.entry(record), *(self.alias(record, alias) for alias in record.aliases)])
         return plan
 

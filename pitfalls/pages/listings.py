@@ -109,10 +109,6 @@ class SiteIndex:
         self.full_home = len(base.records) <= FULL_HOME_LIMIT
         """Whether the home page lists every entry (else it summarizes: FULL_HOME_LIMIT)."""
         self._by_id = {r.id: r for r in base.records}
-        self._linking: dict[str, list[Record]] = {}
-        for other in base.records:
-            for named in other.related:
-                self._linking.setdefault(named, []).append(other)
 
     @property
     def recently_updated(self) -> tuple[Record, ...]:
@@ -137,7 +133,7 @@ class SiteIndex:
     def linking(self, record: Record) -> tuple[Record, ...]:
         """The entries that name the record in `related`, in the records' order, less those it names itself: a general
         entry lists the specific cases that point to it."""
-        return tuple(r for r in self._linking.get(record.id, ()) if r.id not in record.related)
+        return tuple(r for r in self.base.linked_from.get(record.id, ()) if r.id not in record.related)
 
     def similar(self, record: Record) -> tuple[Record, ...]:
         """Up to SIMILAR_COUNT other entries with the most in common (`_rank_similar`), computed once per record."""
@@ -160,7 +156,7 @@ class SiteIndex:
             weight = self._weights[feature]
             for other_id in self._postings[feature]:
                 totals[other_id] = totals.get(other_id, 0.0) + weight
-        linked = {record.id, *record.related, *(r.id for r in self._linking.get(record.id, ()))}
+        linked = {record.id, *record.related, *(r.id for r in self.base.linked_from.get(record.id, ()))}
         scores = sorted((-round(score, 9), other_id) for other_id, score in totals.items()
                         if score >= MIN_SIMILARITY and other_id not in linked)
         return tuple(self._by_id[i] for _, i in scores[:SIMILAR_COUNT])

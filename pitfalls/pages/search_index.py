@@ -24,12 +24,11 @@ import json
 import shutil
 from array import array
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from ..records.model import KnowledgeBase, Record
+from ..records.model import KnowledgeBase
 from ..settings import SEARCH_JS
 from ..text import (
     HAN_CHARACTER,
@@ -129,22 +128,12 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     words = _typo_words(set(postings) | synonym_terms)
     shards = _term_shards(postings, chinese, messages)
     absent = sorted(synonym_terms - postings.keys())
-    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words, linked_from(base.records))
+    # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
+    linked = [len(base.linked_from.get(record.id, ())) for record in base.records]
+    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words, linked)
     index = SearchIndex(manifest, shards, pinyin, words, docs)
     manifest["version"] = _version(index)
     return index
-
-
-def linked_from(records: Sequence[Record]) -> list[int]:
-    """For each entry, in the index's order, how many other entries name it in `related`: the general entry that
-    its specific neighbours point to (显存不足 from the KV-cache and Adam-state OOMs) is named by many."""
-    number = {record.id: doc for doc, record in enumerate(records)}
-    counts = [0] * len(records)
-    for record in records:
-        # a knowledge base's links are checked: each names another of its entries, once
-        for other in record.related:
-            counts[number[other]] += 1
-    return counts
 
 
 def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[str, list]) -> list[dict]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from ..text import HAN, MAX_WORD_CHARS, Segmenter, segmenter
@@ -201,3 +202,12 @@ class KnowledgeBase:
     def record(self, record_id: str) -> Record:
         """The record with this id."""
         return next(r for r in self.records if r.id == record_id)
+
+    @cached_property
+    def linked_from(self) -> dict[str, tuple[Record, ...]]:
+        """Record id → the records that name it in `related`, in the records' order; absent when none does."""
+        linking: dict[str, list[Record]] = {}
+        for record in self.records:
+            for named in record.related:
+                linking.setdefault(named, []).append(record)
+        return {record_id: tuple(records) for record_id, records in linking.items()}

@@ -77,6 +77,8 @@ def test_pages_with_equal_inputs_are_equal_pages():
     """`serve` renders again only the pages whose inputs changed: after each kind of edit, every page whose
     inputs stayed equal must render as before (101 entries: the listings have a second page)."""
     base = knowledge_base(101)
+    # entry-007 names entry-050 as related: entry-050's page lists it among the entries that link there
+    base = replace(base, records=tuple(replace(r, related=("entry-050",)) if r.id == "entry-007" else r for r in base.records))
     before = dates(base)
     old = SiteRenderer(base, "en", dates=before)
     old_plan = old.plan()
@@ -95,6 +97,8 @@ def test_pages_with_equal_inputs_are_equal_pages():
         if new_base is retitled:  # … and only the pages that show the entry are rendered again
             index = old.index
             showing = {f"entry:{r.id}" for r in base.records if r.id == "entry-007" or "entry-007" in [s.id for s in index.similar(r)]}
+            assert [r.id for r in index.linking(base.record("entry-050"))] == ["entry-007"]
+            showing.add("entry:entry-050")
             showing |= {page.src_uri for group in (*index.categories, *index.tags) for page in group.pages
                         if "entry-007" in [r.id for r in page.records]}
             showing |= {page.src_uri for page in index.recent if "entry-007" in [r.id for r in page.records]}

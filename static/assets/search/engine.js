@@ -66,8 +66,8 @@
         this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
         this.aloneBit = 1 << manifest.aloneBit;
         this.overlapBit = 1 << manifest.overlapBit;
-        // each entry's links from others on a log scale, 0 … 1 (the most linked entry 1): a hub among many links is
-        // not ten times more general than one among few
+        // each entry's links from others on a log scale, 0 … 1 (the most linked entry 1; a site without links divides
+        // 0 by log 2): a hub among many links is not ten times more general than one among few
         const linkScale = Math.log(1 + Math.max(1, ...manifest.linkedFrom));
         this.linkShare = manifest.linkedFrom.map(n => Math.log(1 + n) / linkScale);
         this.manifest = manifest;
@@ -384,9 +384,9 @@
     }
 
     /* Why an entry ranks where it does: each rule's value, the share of the query it matches, how far its title is
-     * the query and how many entries name it as related (the words rule's three factors), the rule that put it below the one before, each matched piece of the
-     * query with its weight, its match and the terms that matched it, how they were read and where they are, and the
-     * error message the message rule found (its key), or null. */
+     * the query and how many entries name it as related (the words rule's three factors), the rule that put it below
+     * the one before, each matched piece of the query with its weight, its match and the terms that matched it, how
+     * they were read and where they are, and the error message the message rule found (its key), or null. */
     explain(hit, before, query) {
       const fields = this.manifest.fields;
       const round = v => Math.round(v * 1000) / 1000;

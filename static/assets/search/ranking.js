@@ -31,8 +31,7 @@
   /* A hit is one entry matched by a query (engine.js collect): {words, titleWords, typo, title: [{term, span}] or
    * null, titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (Chinese when
    * Chinese other than filler was typed, English when a weighed piece is), links (how many entries name it as related,
-   * 0 … 1), score, message}. A rule's value is
-   * value(hit, options), options those of options.js. */
+   * 0 … 1), score, message}. A rule's value is value(hit, options), options those of options.js. */
   const RULES = [
     // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
     // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.

@@ -1,6 +1,6 @@
 """Accessibility, in headless Chromium, of every page type in both languages on a phone and a desktop
-(PAGE_TYPES: the real content's pages, and the large home page and a listing's page 2 of conftest's
-generated `large_site`).
+(PAGE_TYPES: the real content's pages, and the large home page, a listing's page 2 and an entry with every
+kind of related list of conftest's generated `large_site`).
 
 - axe-core finds no violation (its default rules: WCAG 2.x A and AA, and best practices; none serious or
   critical, and none of lower impact either), Material's own markup included. axe-core is the npm package
@@ -40,9 +40,14 @@ PAGE_TYPES = {
     "search results": "?q={query}",
     "large home": "",
     "listing page 2": "categories/training/page/2/",
+    "linked entry": "augmentation-git-326/",
 }
-ON_LARGE_SITE = {"large home", "listing page 2"}
-"""Page types only a wiki past 100 entries has: opened on conftest's generated `large_site`."""
+ON_LARGE_SITE = {"large home", "listing page 2", "linked entry"}
+"""Page types opened on conftest's generated `large_site`: those only a wiki past 100 entries has, and an entry
+that names related entries and is named by one (the seed entries name none), so its page lists all three kinds."""
+RELATED_LISTS = {"entry": [".pf-related--similar"],
+                 "linked entry": [".pf-related--picked", ".pf-related--linking", ".pf-related--similar"]}
+"""The lists of the related section each entry page type must show for its checks to cover them."""
 
 
 def page_url(site_url: str, lang: str, page_type: str) -> str:
@@ -71,6 +76,8 @@ def opened(browser, site_url: str, lang: str, page_type: str, width: int):
         visit.page.add_style_tag(content="*, ::before, ::after { transition: none !important; }")
         if page_type == "search results":
             visit.page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=10_000)
+        for selector in RELATED_LISTS.get(page_type, []):
+            assert visit.page.locator(selector).count() == 1, f"{page_type}: no {selector} list to check"
         yield visit
         assert visit.outside == [], f"requests to other hosts: {visit.outside}"
 
@@ -131,7 +138,7 @@ _MARK_LINKS = """() => {
 @pytest.mark.site
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page_type", ["home", "entry", "category", "tag", "tag index", "recent", "search results",
-                                       "listing page 2"])
+                                       "listing page 2", "linked entry"])
 def test_links_keep_their_contrast_when_hovered_and_focused(browser, request, axe_path, page_type, lang):
     with opened(browser, site_for(request, page_type), lang, page_type, 1280) as visit:
         page = visit.page

@@ -24,9 +24,10 @@ build: $(STAMP)  ## set up, then build both languages into site/
 check: $(STAMP)  ## validate every record
 	$(VENV)/bin/pitfalls check
 
-system-packages:  ## Debian's chromium (browser tests; Playwright's own download does not work here), nginx (tests/test_nginx.py), nodejs (`pitfalls search` runs the site's engine) and npm (installs axe-core), when missing
+system-packages:  ## Debian's chromium-headless-shell (browser tests; Playwright's own download does not work here) and chromium (the benchmarks), nginx (tests/test_nginx.py), nodejs (`pitfalls search` runs the site's engine) and npm (installs axe-core), when missing
 	@missing=""; \
 	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v chromium-headless-shell >/dev/null || missing="$$missing chromium-headless-shell"; \
 	command -v nginx >/dev/null || test -x /usr/sbin/nginx || missing="$$missing nginx"; \
 	command -v node >/dev/null || missing="$$missing nodejs"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \

@@ -32,10 +32,11 @@ SITE_FIXTURES = {"site", "site_url", "tiny_site", "one_language_site", "hostile_
 """Fixtures that build a whole site (in this file and in test modules)."""
 FIXTURES = Path(__file__).parent / "fixtures"
 CHROMIUMS = ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium")
-"""Debian's Chromium builds, in the order the browser tests take them: the old headless shell, which Playwright itself
-runs headless tests with (a page opened costs it about 0.35 s of CPU against 0.9 s for the full browser, so the
-suite takes two thirds of the time: docs/TESTING.md), else the full browser (the same Blink and V8), e.g. where a
-distribution packages no headless shell. `make test` installs both; the benchmarks time the full browser."""
+"""Debian's Chromium builds, in the order the browser tests take them: the old headless shell, which Playwright
+itself runs headless tests with (a page opened costs it about 0.33 s of CPU against 0.94 s for the full browser,
+and the suite takes two thirds of the time: docs/TESTING.md, "Which Chromium"), else the full browser (the same
+Blink and V8), e.g. where a distribution packages no headless shell. `make test` installs both; the benchmarks
+time the full browser."""
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

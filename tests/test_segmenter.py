@@ -1,6 +1,7 @@
-"""The jieba segmenter a process keeps: one, for the last dictionary asked for (pitfalls/text.py). A tokenizer
-holds about 70 MB and `serve` meets a new dictionary at every edit of the tags, categories or synonyms;
-bench/bench_serve_memory.py measures the workers' memory over 10 such edits."""
+"""The jieba segmenter a process keeps: one, for the last dictionary asked for (pitfalls/text.py), a copy of
+jieba's own dictionary (loaded once) with the project's words. A copy holds about 15 MB and `serve` meets a new
+dictionary at every edit of the tags, categories or synonyms; bench/bench_serve_memory.py measures the workers'
+memory over 10 such edits."""
 
 from __future__ import annotations
 
@@ -26,6 +27,30 @@ def test_a_new_dictionary_replaces_the_segmenter_and_the_old_one_is_let_go():
     gc.collect()
     assert gone() is None, "the previous vocabulary's tokenizer is still held"
     assert "显存标签丙" in second.words("显存标签丙坏了")
+
+
+def test_a_segmenter_cuts_as_jieba_loaded_with_the_same_words():
+    """The segmenter copies jieba's dictionary instead of loading it again: it must cut as jieba's own tokenizer,
+    loaded the documented way, does (a jieba whose dictionary is not its `FREQ` and `total` would cut otherwise)."""
+    import jieba
+
+    words = frozenset({"显存标签壬", "断点续训"})
+    own = jieba.Tokenizer()
+    own.initialize()
+    for word in sorted(words):
+        own.add_word(word)
+    text = "训练时显存标签壬不足怎么办，断点续训失败 RuntimeError: CUDA out of memory，稳定性差"
+    ours = segmenter(words)
+    assert ours.words(text) == own.lcut(text, HMM=False)
+    assert ours.words(text, guess_new_words=True) == own.lcut(text, HMM=True)
+    assert ours.search_words(text) == own.lcut_for_search(text, HMM=False)
+    assert "显存标签壬" in ours.words(text)
+
+
+def test_a_vocabularys_words_do_not_reach_the_next_one():
+    """Each segmenter adds its words to a copy of jieba's dictionary, not to the one loaded for all of them."""
+    assert "显存标签癸" in segmenter(frozenset({"显存标签癸"})).words("显存标签癸坏了")
+    assert "显存标签癸" not in segmenter(frozenset({"显存标签子"})).words("显存标签癸坏了")
 
 
 def test_a_dictionary_that_fails_to_load_leaves_no_segmenter_behind(monkeypatch):

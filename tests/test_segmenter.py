@@ -47,6 +47,18 @@ def test_a_segmenter_cuts_as_jieba_loaded_with_the_same_words():
     assert "显存标签壬" in ours.words(text)
 
 
+def test_jiebas_dictionary_is_loaded_once_for_every_vocabulary(monkeypatch):
+    """Loading it takes half a second; a new vocabulary (every edit under `serve`) copies it instead."""
+    import jieba
+
+    segmenter(frozenset({"显存标签丑"})).words("显存标签丑坏了")  # loaded by now, if it was not before
+    loads = []
+    load = jieba.Tokenizer.initialize
+    monkeypatch.setattr(jieba.Tokenizer, "initialize", lambda self, *args: loads.append(1) or load(self, *args))
+    assert "显存标签寅" in segmenter(frozenset({"显存标签寅"})).words("显存标签寅坏了")
+    assert loads == []
+
+
 def test_a_vocabularys_words_do_not_reach_the_next_one():
     """Each segmenter adds its words to a copy of jieba's dictionary, not to the one loaded for all of them."""
     assert "显存标签癸" in segmenter(frozenset({"显存标签癸"})).words("显存标签癸坏了")

@@ -5,8 +5,8 @@
 Serves a copy of the tiny fixture (tests/fixtures/tiny), then EDITS times gives a tag a new Chinese
 label. A label is a word of the segmenter's dictionary, so every edit is a new vocabulary: each worker
 builds its language whole, with a new segmenter (a copy of jieba's dictionary, about 15 MB). After each edit
-is served and the workers are idle again, it prints each worker's VmRSS. Target (issue 17): less than 100 MB of growth per
-worker over the 10 edits; a segmenter cache that keeps every vocabulary's tokenizer grew by one
+is served and the workers are idle again, it prints each worker's VmRSS. Target (issue 17): less than 100 MB of
+growth per worker over the 10 edits; a segmenter cache that keeps every vocabulary's tokenizer grew by one
 tokenizer per edit. Figures are printed, not asserted; the exit status is 1 when the target is missed.
 """
 

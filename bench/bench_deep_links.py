@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 from urllib.parse import quote
 
-from bench.bench_search import CHROMIUM_ARGS, DEEP_LINKS, open_link_until_results
+from bench.bench_search import DEEP_LINKS, open_link_until_results
+from tests.helpers.chromium import LAUNCH_ARGS
 from tests.helpers.local_nginx import serve_with_nginx
 
 
@@ -56,7 +57,7 @@ def main() -> int:
     with contextlib.ExitStack() as stack, sync_playwright() as playwright:
         urls = {label: f"http://127.0.0.1:{stack.enter_context(serve_with_nginx(Path(path)))}/"
                 for label, path in sites.items()}
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
         times: dict[str, list[float]] = {label: [] for label in sites}
         for _ in range(args.rounds):
             for label, url in urls.items():

@@ -36,6 +36,7 @@ from urllib.parse import quote
 import yaml
 
 from bench.search_quality import with_judgments
+from tests.helpers.chromium import LAUNCH_ARGS
 from tests.helpers.local_nginx import serve_with_nginx
 from tests.helpers.search_ui import HOSTILE_QUERIES, open_search, search
 
@@ -48,8 +49,6 @@ QUERY_SETS = {"12": {"12-entry set": QUERIES},
                          "12-entry set asked at 172 entries": with_judgments(QUERIES, ROOT / "bench" / "seed_queries_also_at_corpus.yml")}}
 """The query sets each corpus is measured for quality with: at the 12 seed entries their set; at the realistic
 corpus its own set, and the 12-entry set again (a wiki that grew: bench/search_quality.py --also)."""
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ENGINES = {"ours": {}, "stock": {"PITFALLS_STOCK_SEARCH": "1"}}
 BYTES_QUERIES = ["显存不足怎么办", "DataLoader卡死", "RuntimeError: CUDA error: no kernel image is available", "ssh 断开",
                  "xiancun buzu", "顯示卡記憶體不足", "dataloder hnags"]  # the last three load pinyin, variant and typo data
@@ -193,7 +192,7 @@ def main() -> int:
         corpora[str(args.entries)] = big
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
         try:
             measure(browser, corpora, work)
         finally:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers.chromium import LAUNCH_ARGS
 from pitfalls.commands.build import build_date, build_site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,8 +38,6 @@ itself runs headless tests with (a page opened costs it about 0.33 s of CPU agai
 and the suite takes two thirds of the time: docs/TESTING.md, "Which Chromium"), else the full browser (the same
 Blink and V8), e.g. where a distribution packages no headless shell. `make test` installs both; the benchmarks
 time the full browser."""
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 ONE_WORKER_MODULES = ("test_search.py", "test_search_stages.py")
@@ -207,7 +206,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
         yield browser
         browser.close()
 

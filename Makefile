@@ -67,8 +67,9 @@ mutation: $(STAMP) $(MUTATION_STAMP)  ## slow, not part of `make test`: mutmut o
 mutation-js: $(NODE_STAMP)  ## not part of `make test`: StrykerJS 9.5 (stryker.config.mjs) over the search engine's modules against its node tests (tests/js/); about half an hour on 2 busy cores
 	npx --no-install stryker run
 
-lint: $(STAMP)  ## ruff, configured in pyproject.toml
+lint: $(STAMP)  ## ruff, and the import contracts of docs/ARCHITECTURE.md (import-linter); both configured in pyproject.toml
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf site .site-* dist $(VENV) node_modules mutants

@@ -174,8 +174,8 @@ def test_pull_request_workflow_runs_every_check():
     data = yaml.safe_load((ROOT / ".github/workflows/pr.yml").read_text(encoding="utf-8"))
     assert "pull_request" in data[True]  # YAML 1.1 reads the key `on` as true
     lines = " ".join(run_lines(ROOT / ".github/workflows/pr.yml"))
-    for command in ("python -m pitfalls check", "python -m pitfalls build", "python -m pitfalls linkcheck site",
-                    "npm ci", "python -m pytest"):
+    for command in ("python -m ruff check .", "lint-imports", "python -m pitfalls check", "python -m pitfalls build",
+                    "python -m pitfalls linkcheck site", "npm ci", "python -m pytest"):
         assert command in lines
     setup = next(s for s in data["jobs"]["check"]["steps"] if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"] == {"python-version": "3.11", "cache": "pip", "cache-dependency-path": "requirements.txt"}

@@ -39,6 +39,14 @@ def existing_folder(path: Path, what: str, todo: str) -> Path:
     return path
 
 
+def existing_file(path: Path, what: str, todo: str) -> Path:
+    """`path`, when it is a regular file; else PitfallsError naming it as `what` (e.g. "FILE") and saying `todo`."""
+    if not path.is_file():
+        why = "is a folder" if path.is_dir() else "is not a regular file" if path.exists() else "no such file"
+        raise PitfallsError(f"{what} {path}: {why}; {todo}")
+    return path
+
+
 def writable_output(path: Path, what: str, *, folder: bool) -> None:
     """Refuse, before any work, an output that cannot be written: `path` is the folder (`folder`) or
     file a command replaces whole, created with its parents. PitfallsError names it as `what`."""

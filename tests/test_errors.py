@@ -151,6 +151,12 @@ CASES = {
     "check: missing FILES": (
         "check --content {content} {content}/entries/nope.yml",
         "check: FILES {content}/entries/nope.yml: no such file; name record or registry files", None),
+    "check: FILES is a folder": (
+        "check --content {content} {content}/entries",
+        "check: FILES {content}/entries: is a folder; name record or registry files", None),
+    "check: FILES is a device": (
+        "check --content {content} /dev/null",
+        "check: FILES /dev/null: is not a regular file; name record or registry files", None),
     "check: FILES outside the content": (
         "check --content {content} {file}",
         "check: FILES {file}: is not in the content folder {content}; check reads the records of --content: give it "
@@ -166,6 +172,9 @@ CASES = {
     "similar: FILE is a folder": (
         "similar --content {content} {empty}",
         "similar: FILE {empty}: is a folder; name a record file, such as a draft made with `new`", None),
+    "similar: FILE is a device": (
+        "similar --content {content} /dev/null",
+        "similar: FILE /dev/null: is not a regular file; name a record file, such as a draft made with `new`", None),
     "similar: FILE is no record": (
         "similar --content {content} {file}",
         "similar: {file}:1:1: (file): must be a mapping, not text", None),

@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..errors import PitfallsError
+from ..errors import PitfallsError, existing_file
 from ..git import git
 from ..pages.translations import coverage_report
 from ..records.duplicates import existing_entries, fingerprint, matches
@@ -81,8 +81,7 @@ def register(commands) -> None:
 
 def _run(args) -> int:
     for file in args.files:  # a name that reports nothing would read as "no errors"
-        if not file.is_file():
-            raise PitfallsError(f"FILES {file}: {'is a folder' if file.is_dir() else 'no such file'}; name record or registry files")
+        existing_file(file, "FILES", "name record or registry files")
         if not file.resolve().is_relative_to(args.content.resolve()):
             raise PitfallsError(f"FILES {file}: is not in the content folder {args.content}; check reads the records "
                                 "of --content: give it the folder this file is in")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import PitfallsError
+from ..errors import existing_file
 from ..records.duplicates import THRESHOLD, existing_entries, fingerprint, matches, source_label
 from ..records.load import read_yaml
 from ..records.schema import schema_problems
@@ -26,9 +26,7 @@ def register(commands) -> None:
 
 
 def _run(args) -> int:
-    if not args.file.is_file():  # before the content: the cheaper check first
-        raise PitfallsError(f"FILE {args.file}: {'is a folder' if args.file.is_dir() else 'no such file'}; "
-                            "name a record file, such as a draft made with `new`")
+    existing_file(args.file, "FILE", "name a record file, such as a draft made with `new`")  # before the content: cheaper
     doc, problems = read_yaml(args.file, str(args.file))
     if doc is None:
         raise ContentError(problems)

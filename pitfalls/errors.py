@@ -33,7 +33,7 @@ class PitfallsError(Exception):
 def existing_folder(path: Path, what: str, todo: str) -> Path:
     """`path`, when it is a folder; else PitfallsError naming it as `what` (e.g. "--content") and saying `todo`."""
     if not path.exists():
-        raise PitfallsError(f"{what} {path}: no such folder; {todo}")
+        raise PitfallsError(f"{what} {path}: {_missing(path, 'folder')}; {todo}")
     if not path.is_dir():
         raise PitfallsError(f"{what} {path}: is a file, not a folder; {todo}")
     return path
@@ -42,9 +42,14 @@ def existing_folder(path: Path, what: str, todo: str) -> Path:
 def existing_file(path: Path, what: str, todo: str) -> Path:
     """`path`, when it is a regular file; else PitfallsError naming it as `what` (e.g. "FILE") and saying `todo`."""
     if not path.is_file():
-        why = "is a folder" if path.is_dir() else "is not a regular file" if path.exists() else "no such file"
+        why = "is a folder" if path.is_dir() else "is not a regular file" if path.exists() else _missing(path, "file")
         raise PitfallsError(f"{what} {path}: {why}; {todo}")
     return path
+
+
+def _missing(path: Path, kind: str) -> str:
+    """Why `path`, which does not exist, is not there: a link to nothing, or no such `kind` (file or folder)."""
+    return "is a link that leads nowhere (its target is gone, or links lead round in a loop)" if path.is_symlink() else f"no such {kind}"
 
 
 def writable_output(path: Path, what: str, *, folder: bool) -> None:
@@ -55,6 +60,8 @@ def writable_output(path: Path, what: str, *, folder: bool) -> None:
         raise PitfallsError(f"{what} {path}: is a {'file' if folder else 'folder'}; give the {kind} to write")
     parent = path.parent
     while not parent.exists():
+        if parent.is_symlink():
+            raise PitfallsError(f"{what} {path}: {parent} {_missing(parent, 'folder')}; choose another path")
         parent = parent.parent
     if not parent.is_dir():
         raise PitfallsError(f"{what} {path}: {parent} is a file, so no {kind} can be made under it; choose another path")
@@ -74,6 +81,7 @@ def os_error_message(err: OSError, what: str) -> str:
         errno.EPERM: f"check its permissions, or give {what} another path",
         errno.EROFS: f"it is on a read-only file system; give {what} another path",
         errno.ENOSPC: "the disk is full; free some space",
+        errno.ELOOP: "a link on the path leads round in a loop; check the path",
     }.get(err.errno, f"give {what} another path")
     return f"{what} {err.filename}: {err.strerror}; {hint}"
 
@@ -84,8 +92,9 @@ def concerns(err: OSError, path: Path) -> bool:
     for name in (err.filename, err.filename2):
         if name is None or isinstance(name, int):
             continue
-        for form in {Path(os.path.abspath(name)), Path(name).resolve()}:
-            for given in {Path(os.path.abspath(path)), path.resolve()}:
+        # realpath, not Path.resolve: on a symlink loop (the very error being reported) resolve raises RuntimeError
+        for form in {Path(os.path.abspath(name)), Path(os.path.realpath(name))}:
+            for given in {Path(os.path.abspath(path)), Path(os.path.realpath(path))}:
                 if form.is_relative_to(given) or given.is_relative_to(form):
                     return True
                 if form.parent == given.parent and form.name.startswith(f".{given.name}"):

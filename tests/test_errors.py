@@ -42,12 +42,16 @@ def place(tmp_path):
     (tmp_path / "empty").mkdir()
     (tmp_path / "not-a-site").mkdir()
     (tmp_path / "not-a-site" / "notes.txt").write_text("someone's files\n", encoding="utf-8")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop-back")  # two links that lead to each other
+    (tmp_path / "loop-back").symlink_to(tmp_path / "loop")
+    (tmp_path / "dangling").symlink_to(tmp_path / "gone")  # a link whose target was removed
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         yield {"tmp": tmp_path, "content": content, "not_utf8": not_utf8, "folder_record": folder_record,
                "missing": tmp_path / "missing", "file": tmp_path / "file.txt", "empty": tmp_path / "empty",
-               "not_a_site": tmp_path / "not-a-site", "unwritable": _unwritable_folder(tmp_path),
+               "not_a_site": tmp_path / "not-a-site", "loop": tmp_path / "loop", "dangling": tmp_path / "dangling",
+               "unwritable": _unwritable_folder(tmp_path),
                "busy_port": busy.getsockname()[1]}
 
 
@@ -208,13 +212,28 @@ CASES = {
         "match --content {not_utf8} -", f"match: {NOT_UTF8}".replace("content/", "not-utf8/", 1), None),
     "match: record that is a folder": (
         "match --content {folder_record} -", f"match: {FOLDER_RECORD}".replace("content/", "folder-record/", 1), None),
+    # links that lead nowhere: a loop (Python 3.11 and 3.12 report it from Path.resolve as a RuntimeError), a removed target
+    "match: FILE is a link loop": (
+        "match --content {content} {loop}", "match: FILE {loop}: Too many levels of symbolic links; a link on the path leads round in a loop; check the path", None),
+    "build: --content is a link loop": (
+        "build --content {loop} --site-dir {tmp}/site",
+        "build: --content {loop}: Too many levels of symbolic links; a link on the path leads round in a loop; check the path",
+        "build._build_languages"),
+    "build: --site-dir under a dangling link": (
+        "build --content {content} --site-dir {dangling}/site",
+        "build: --site-dir {dangling}/site: {dangling} is a link that leads nowhere (its target is gone, or links lead round in a loop); choose another path",
+        "build.load_knowledge_base"),
+    "check: FILES is a dangling link": (
+        "check --content {content} {dangling}", "check: FILES {dangling}: is a link that leads nowhere (its target is gone, or links lead round in a loop); name record or registry files", None),
+    "search: --content is a link loop": (
+        "search x --content {loop}", f"search: --content {{loop}}: is a link that leads nowhere (its target is gone, or links lead round in a loop); {CONTENT_TODO}", None),
     # no command at all
     "no command": ("", "pitfalls: the following arguments are required: COMMAND; see `pitfalls --help`", None),
 }
 
 
 def _tree(folder: Path) -> dict[str, int]:
-    return {str(path.relative_to(folder)): path.stat().st_mtime_ns for path in sorted(folder.rglob("*"))}
+    return {str(path.relative_to(folder)): path.lstat().st_mtime_ns for path in sorted(folder.rglob("*"))}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -259,6 +278,13 @@ def test_an_os_error_on_a_path_the_user_gave_is_one_line_and_any_other_keeps_its
                                        "or give --site-dir another path\n")
     monkeypatch.setattr(build_command, "build_site", fails_on(ROOT / "templates" / "home.html.j2"))
     with pytest.raises(PermissionError):  # not about anything the user named: a bug, shown with its traceback
+        main(["build", "--site-dir", str(site_dir)])
+
+    def raises_runtime_error(*args, **kwargs):
+        raise RuntimeError(f"not a symlink loop, though it names {site_dir}")
+
+    monkeypatch.setattr(build_command, "build_site", raises_runtime_error)
+    with pytest.raises(RuntimeError):  # only a RuntimeError raised over an ELOOP OSError (Path.resolve's) is the user's
         main(["build", "--site-dir", str(site_dir)])
 
 

@@ -4,7 +4,7 @@ Each subcommand lives in its own module with `register(subparsers)`, which adds 
 and sets `run` (args → exit code) as the default. Add a command by adding its module to COMMANDS.
 
 Errors take one path (pitfalls/errors.py): a `PitfallsError` raised anywhere, and an OSError about a
-path the user gave (an option of type Path, or one of its parents or sidecar files), end here as
+path the user gave (an option of type Path, or one of its parents or sidecar files; a symlink loop on it too), end here as
 `COMMAND: message` on stderr and exit code 2 (the error's `exit_code`), with no traceback. Output cut short by its
 reader (`| head`) ends the command quietly.
 """
@@ -58,11 +58,14 @@ def run_command(command: str, parser: argparse.ArgumentParser, args: argparse.Na
         # SIGPIPE ended; stdout goes to /dev/null so that the interpreter's flush at exit does not fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
-    except OSError as err:
-        what = _given_path(err, args, parser)
+    except (OSError, RuntimeError) as err:
+        # Python 3.11 and 3.12's Path.resolve report a symlink loop as a RuntimeError raised while handling the OSError
+        # (ELOOP); 3.13 raises the OSError itself
+        found = err.__context__ if isinstance(err, RuntimeError) else err
+        what = _given_path(found, args, parser) if isinstance(found, OSError) else None
         if what is None:
             raise  # not about anything the user gave: a bug, with its traceback
-        return _fail(command, os_error_message(err, what), PitfallsError.exit_code)
+        return _fail(command, os_error_message(found, what), PitfallsError.exit_code)
 
 
 def _fail(command: str, message: str, code: int, details: str = "") -> int:

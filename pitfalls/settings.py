@@ -1,7 +1,7 @@
 """Where the project's files are, and the settings a build reads: a leaf every layer may import.
 
-The site URL has one source: the `--site-url` option of `pitfalls build`, `serve` and `dist`
-(default: PITFALLS_SITE_URL, else DEFAULT_SITE_URL). The build driver hands it to MkDocs as
+The site URL has one source: the `--site-url` option of `pitfalls build` and `dist` (`serve` serves
+at its own address), checked by `site_url_option` (default: PITFALLS_SITE_URL, else DEFAULT_SITE_URL). The build driver hands it to MkDocs as
 PITFALLS_SITE_URL, which mkdocs.yml reads into `site_url`; from there the hook passes
 `config.site_url` to whatever needs it. Commands that print URLs (`search`, `match`) take the
 same option. Nothing else reads the environment for it.
@@ -9,9 +9,11 @@ same option. Nothing else reads the environment for it.
 
 from __future__ import annotations
 
+import argparse
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT = PACKAGE_DIR.parent
@@ -35,6 +37,17 @@ def site_root(url: str | None = None) -> str:
     """The public root URL: `url`, else PITFALLS_SITE_URL, else DEFAULT_SITE_URL; always ending in "/"."""
     root = url or os.environ.get("PITFALLS_SITE_URL") or DEFAULT_SITE_URL
     return root if root.endswith("/") else root + "/"
+
+
+def site_url_option(text: str) -> str:
+    """The type of every command's --site-url (argparse; it checks the default, PITFALLS_SITE_URL, too): an http or
+    https address with a host and no query, as site_root writes it. MkDocs would refuse some others only after the
+    content was read, and take the rest (ftp://) into every page's links."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r} is not the address readers open the site at, such as https://wiki.example.com/ "
+                                         "(http or https, a host, no ?query or #fragment; from --site-url, else PITFALLS_SITE_URL)")
+    return site_root(text)
 
 
 @dataclass(frozen=True)

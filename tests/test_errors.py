@@ -69,6 +69,8 @@ def _unwritable_folder(tmp_path: Path) -> Path:
     pytest.skip("no unwritable folder here: running as root, and /sys is writable")
 
 
+NOT_SITE_URL = ("argument --site-url: {!r} is not the address readers open the site at, such as https://wiki.example.com/ "
+                "(http or https, a host, no ?query or #fragment; from --site-url, else PITFALLS_SITE_URL)")
 NOT_UTF8 = "content/entries/not-utf8.yml:4:1: (file): not UTF-8 text (byte 0xc8 at offset 47); save the file as UTF-8"
 FOLDER_RECORD = ("content/entries/training:1:1: (file): folders inside entries/ are not read; put record files directly "
                  "in entries/")
@@ -96,6 +98,22 @@ CASES = {
         "build --content {content} --site-dir {not_a_site}",
         "build: --site-dir {not_a_site}: is not empty and holds no built site (no index.html), and the build replaces "
         "it whole; give a new or empty folder, or delete it first", "build.load_knowledge_base"),
+    "build: --site-url without a scheme": (
+        "build --content {content} --site-dir {tmp}/site --site-url wiki.example.com",
+        "build: " + NOT_SITE_URL.format("wiki.example.com") + "; see `pitfalls build --help`", "build.load_knowledge_base"),
+    "build: --site-url not http": (
+        "build --content {content} --site-dir {tmp}/site --site-url ftp://wiki.example.com/",
+        "build: " + NOT_SITE_URL.format("ftp://wiki.example.com/") + "; see `pitfalls build --help`", "build.load_knowledge_base"),
+    "dist: --site-url with a query": (
+        "dist --content {content} --output {tmp}/out.tar.gz --site-url https://wiki.example.com/?lang=zh",
+        "dist: " + NOT_SITE_URL.format("https://wiki.example.com/?lang=zh") + "; see `pitfalls dist --help`",
+        "dist.build_site"),
+    "search: --site-url without a host": (
+        "search x --site-url https:///kb/", "search: " + NOT_SITE_URL.format("https:///kb/") + "; see `pitfalls search --help`",
+        None),
+    "linkcheck: --site-url not http": (
+        "linkcheck {empty} --site-url file:///srv/site/",
+        "linkcheck: " + NOT_SITE_URL.format("file:///srv/site/") + "; see `pitfalls linkcheck --help`", None),
     "build: no content folder": (
         "build --content {missing} --site-dir {tmp}/site", f"build: --content {{missing}}: no such folder; {CONTENT_TODO}",
         "build._build_languages"),
@@ -262,6 +280,20 @@ def test_every_command_refuses_each_bad_argument_in_one_line(case, place, capsys
     else:
         assert err.rstrip("\n") == expected.format(**paths)
     assert _tree(place["tmp"]) == before  # nothing half-written
+
+
+def test_a_site_url_from_the_environment_is_checked_like_the_option(monkeypatch, capsys):
+    monkeypatch.setenv("PITFALLS_SITE_URL", "wiki.example.com")  # the default of --site-url
+    monkeypatch.setattr(build_command, "build_site", lambda *a, **k: pytest.fail("built with an address readers cannot open"))
+    with pytest.raises(SystemExit) as exit:
+        main(["build"])
+    assert exit.value.code == 2
+    assert capsys.readouterr().err == "build: " + NOT_SITE_URL.format("wiki.example.com/") + "; see `pitfalls build --help`\n"
+    monkeypatch.setenv("PITFALLS_SITE_URL", "https://wiki.example.com/kb")
+    built = {}
+    monkeypatch.setattr(build_command, "build_site", lambda site_dir, **options: built.update(options))
+    assert main(["build"]) == 0
+    assert built["site_url"] == "https://wiki.example.com/kb/"
 
 
 def test_an_os_error_on_a_path_the_user_gave_is_one_line_and_any_other_keeps_its_traceback(tmp_path, capsys, monkeypatch):

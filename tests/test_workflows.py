@@ -52,7 +52,9 @@ def make_targets() -> set[str]:
 
 def check_pitfalls_command(words: list[str]) -> None:
     """`python -m pitfalls …` arguments parse with the real command line (unknown flags fail)."""
-    args = [re.sub(r"^\$\w+$|^\$\{?\w+\}?$", "1", w) for w in words]  # a variable: a number fits any option
+    # a variable: a number fits any option but an address
+    args = [re.sub(r"^\$\w+$|^\$\{?\w+\}?$", "https://wiki.example.com/" if before == "--site-url" else "1", word)
+            for before, word in zip(["", *words[:-1]], words, strict=True)]
     try:
         parsed, unknown = cli_parser().parse_known_args(args)
     except (argparse.ArgumentError, SystemExit) as err:

@@ -18,7 +18,7 @@ from ..git import git
 from ..pages.redirects import REDIRECT_MAP, redirect_map
 from ..records.model import LANGUAGES, KnowledgeBase
 from ..records.validate import load_knowledge_base
-from ..settings import CONTENT_DIR, DEFAULT_SITE_URL, MKDOCS_YML, ROOT, site_root
+from ..settings import CONTENT_DIR, DEFAULT_SITE_URL, MKDOCS_YML, ROOT, site_root, site_url_option
 from .dependencies import check_material
 
 ROOT_INDEX = """<!doctype html>
@@ -141,14 +141,14 @@ def build_date() -> tuple[int, bool]:
 def register(commands) -> None:
     build = commands.add_parser("build", help="构建中英双语站点到 site/ / build both languages into site/")
     build.add_argument("--site-dir", type=Path, default=ROOT / "site", help="output folder (default: %(default)s)")
-    build.add_argument("--site-url", default=site_root(), help="public root URL (default: PITFALLS_SITE_URL, else %(default)s)")
+    build.add_argument("--site-url", type=site_url_option, default=site_root(), help="public root URL (default: PITFALLS_SITE_URL, else %(default)s)")
     build.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     build.set_defaults(run=_build)
 
 
 def _build(args) -> int:
     # dated by the commit (or SOURCE_DATE_EPOCH), so two builds of one commit are byte-identical
-    build_site(args.site_dir, site_url=site_root(args.site_url), content=args.content, build_date=build_date()[0])
+    build_site(args.site_dir, site_url=args.site_url, content=args.content, build_date=build_date()[0])
     print(f"built {args.site_dir}")
     return 0
 

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import PitfallsError, writable_output
-from ..settings import CONTENT_DIR, ROOT, site_root
+from ..settings import CONTENT_DIR, ROOT, site_root, site_url_option
 from .build import build_date, build_site
 
 ARCHIVE = ROOT / "dist" / "pitfall-guide-site.tar.gz"
@@ -28,7 +28,7 @@ TOP_FOLDER = "pitfall-guide-site"
 def register(commands) -> None:
     dist = commands.add_parser("dist", help="离线包 / pack the site into dist/pitfall-guide-site.tar.gz, reproducibly")
     dist.add_argument("--output", type=Path, default=ARCHIVE, help="archive to write (default: %(default)s)")
-    dist.add_argument("--site-url", default=site_root(),
+    dist.add_argument("--site-url", type=site_url_option, default=site_root(),
                       help="root URL it will be served at, for canonical links and sitemaps (default: %(default)s)")
     dist.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     dist.set_defaults(run=_run)
@@ -42,7 +42,7 @@ def _run(args) -> int:
               "so it will not be byte-identical to another build", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="pitfalls-dist-") as tmp:
         site_dir = Path(tmp) / "site"
-        build_site(site_dir, site_url=site_root(args.site_url), content=args.content, build_date=date)
+        build_site(site_dir, site_url=args.site_url, content=args.content, build_date=date)
         files = write_archive(site_dir, args.output, date)
     digest = hashlib.sha256(args.output.read_bytes()).hexdigest()
     print(f"wrote {args.output} ({args.output.stat().st_size} bytes, {files} files, sha256 {digest})")

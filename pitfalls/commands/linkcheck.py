@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 from ..errors import PitfallsError, existing_folder
-from ..settings import DEFAULT_SITE_URL
+from ..settings import DEFAULT_SITE_URL, site_url_option
 
 _LINK_ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src"}
 
@@ -65,7 +65,7 @@ def register(commands) -> None:
     parser = commands.add_parser("linkcheck", help="检查站内链接 / check internal links and anchors of a built site")
     parser.add_argument("site_dir", type=Path, nargs="?", default=Path("site"), metavar="SITE_DIR",
                         help="the built site (default: %(default)s)")
-    parser.add_argument("--site-url", default=DEFAULT_SITE_URL, help="the URL the site was built for")
+    parser.add_argument("--site-url", type=site_url_option, default=DEFAULT_SITE_URL, help="the URL the site was built for")
     parser.set_defaults(run=_run)
 
 

@@ -26,7 +26,7 @@ from ..pages.render import plain_text
 from ..records.model import LANGUAGES, KnowledgeBase, Record
 from ..records.signatures import MIN_LITERAL_CHARS, anchor, exact_pattern
 from ..records.validate import load_knowledge_base
-from ..settings import CONTENT_DIR, site_root
+from ..settings import CONTENT_DIR, site_root, site_url_option
 
 CHUNK_CHARS = 1 << 20
 """How much of the log is searched at once."""
@@ -219,7 +219,7 @@ def register(commands) -> None:
                        help="language of titles and URLs (default: %(default)s, the site's default)")
     match.add_argument("--json", action="store_true", help="print the result as JSON")
     match.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
-    match.add_argument("--site-url", default=site_root(), help="public root URL of the printed links (default: %(default)s)")
+    match.add_argument("--site-url", type=site_url_option, default=site_root(), help="public root URL of the printed links (default: %(default)s)")
     match.set_defaults(run=_match)
 
 
@@ -231,7 +231,7 @@ def _match(args) -> int:
     with stream:
         base = load_knowledge_base(args.content)
         matches, lines = scan(stream, probes(base))
-    result = report(matches, lines, args.lang, site_root(args.site_url))
+    result = report(matches, lines, args.lang, args.site_url)
     try:
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else format_text(result))
     except BrokenPipeError:  # `match log | head`: the reader has what it wanted

@@ -15,7 +15,7 @@ from ..pages.export import entry_url
 from ..pages.search_index import write_site_index
 from ..records.model import LANGUAGES
 from ..records.validate import load_knowledge_base
-from ..settings import CONTENT_DIR, ENGINE_JS, site_root
+from ..settings import CONTENT_DIR, ENGINE_JS, site_root, site_url_option
 
 NODE_RUNNER = Path(__file__).with_name("search_node.js")
 
@@ -66,7 +66,7 @@ def register(commands) -> None:
     search.add_argument("--explain", action="store_true",
                         help="排名原因 / for each result, the ranking rules and the matches that placed it")
     search.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
-    search.add_argument("--site-url", default=site_root(), help="public root URL of the printed links (default: %(default)s)")
+    search.add_argument("--site-url", type=site_url_option, default=site_root(), help="public root URL of the printed links (default: %(default)s)")
     search.add_argument("--site-dir", type=Path, help="search this built site instead of indexing --content afresh")
     search.set_defaults(run=_search)
 
@@ -83,7 +83,7 @@ def _search(args) -> int:
         with tempfile.TemporaryDirectory(prefix="pitfalls-search-") as tmp:
             write_site_index(base, args.lang, Path(tmp))
             results = run_queries(Path(tmp) / "search", [args.query])[0]
-    root = site_root(args.site_url)
+    root = args.site_url
     results = [{**result, "url": entry_url(root, args.lang, result["id"])} for result in results]
     if not args.explain:
         for result in results:

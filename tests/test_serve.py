@@ -4,8 +4,8 @@ and every page names the error until it is fixed."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +15,8 @@ import urllib.request
 import pytest
 
 from conftest import FIXTURES, ROOT
+from pitfalls.commands.serve import Server
+from pitfalls.errors import PitfallsError
 
 pytestmark = pytest.mark.site
 
@@ -46,19 +48,23 @@ def wait_for(url: str, check) -> tuple[int, str]:
 
 @pytest.fixture
 def served(tmp_path):
-    """(content folder, base URL, output so far) of `pitfalls serve` over a copy of the tiny fixture."""
+    """(content folder, base URL, output so far) of `pitfalls serve` over a copy of the tiny fixture, on a port the
+    system picks (`--port 0`: no other test can take it first), read from the address it says it serves on."""
     content = tmp_path / "content"
     shutil.copytree(FIXTURES / "tiny", content)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
     log = tmp_path / "serve.log"
     with log.open("w") as out:
-        server = subprocess.Popen([sys.executable, "-m", "pitfalls", "serve", "--port", str(port), "--content", str(content)],
+        server = subprocess.Popen([sys.executable, "-m", "pitfalls", "serve", "--port", "0", "--content", str(content)],
                                   cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
     try:
-        wait_for(f"{url}zh/gpu-oom/", lambda status, _: status == 200)
+        deadline = time.monotonic() + TIMEOUT
+        while not (serving := re.search(r"Serving on (\S+)", log.read_text(encoding="utf-8"))):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text(encoding="utf-8")
+            time.sleep(0.2)
+        url = serving[1]
+        assert re.fullmatch(r"http://127\.0\.0\.1:[1-9][0-9]*/", url), url  # the port taken, not the 0 asked for
+        _, page = wait_for(f"{url}zh/gpu-oom/", lambda status, _: status == 200)
+        assert f'<link rel="canonical" href="{url}zh/gpu-oom/">' in page  # the site is built for the port taken
         yield content, url, log
     finally:
         server.terminate()
@@ -117,3 +123,16 @@ def test_a_broken_record_shows_its_error_on_every_page_until_fixed(served):
     output = log.read_text(encoding="utf-8")
     assert "unknown category 'trainign'" in output
     assert "Traceback" not in output
+
+
+def test_the_address_served_is_the_port_taken_with_an_ipv6_host_in_brackets(tmp_path):
+    for host, url in (("127.0.0.1", "http://127.0.0.1:{}/"), ("::1", "http://[::1]:{}/")):
+        server = Server(builder=lambda: None, host=host, port=0, root=str(tmp_path))
+        try:
+            server.listen()
+        except PitfallsError as err:  # a machine without IPv6 on its loopback
+            pytest.skip(str(err))
+        try:
+            assert server.url == url.format(server.server_address[1]) and server.server_address[1] != 0
+        finally:
+            server.server_close()

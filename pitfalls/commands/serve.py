@@ -85,6 +85,9 @@ class Server(LiveReloadServer):
             self.server_close()
             raise PitfallsError(_listen_problem(err, host, port)) from None
         self.listening = True
+        # the address MkDocs prints and the site is built for: the port taken (--port 0 asks for any free one), an IPv6
+        # address in brackets (MkDocs writes http://::1:8000/)
+        self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.server_address[1]}/"
 
     def server_bind(self):
         if not self.listening:
@@ -142,7 +145,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, content: Path = CONTENT_DIR
         logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
         logging.getLogger("mkdocs").setLevel(logging.INFO)  # "Detected file changes", "Reloading browsers"
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # clean up the temporary site on kill too
-        site_url = f"http://{host}:{port}/"
+        site_url = server.url
         cache = ReadCache()
         code = None
 

@@ -83,8 +83,7 @@ def _search(args) -> int:
         with tempfile.TemporaryDirectory(prefix="pitfalls-search-") as tmp:
             write_site_index(base, args.lang, Path(tmp))
             results = run_queries(Path(tmp) / "search", [args.query])[0]
-    root = args.site_url
-    results = [{**result, "url": entry_url(root, args.lang, result["id"])} for result in results]
+    results = [{**result, "url": entry_url(args.site_url, args.lang, result["id"])} for result in results]
     if not args.explain:
         for result in results:
             del result["explain"]

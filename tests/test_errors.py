@@ -111,6 +111,9 @@ CASES = {
     "search: --site-url without a host": (
         "search x --site-url https:///kb/", "search: " + NOT_SITE_URL.format("https:///kb/") + "; see `pitfalls search --help`",
         None),
+    "match: --site-url without a scheme": (
+        "match --content {content} --site-url wiki.corp -",
+        "match: " + NOT_SITE_URL.format("wiki.corp") + "; see `pitfalls match --help`", None),
     "linkcheck: --site-url not http": (
         "linkcheck {empty} --site-url file:///srv/site/",
         "linkcheck: " + NOT_SITE_URL.format("file:///srv/site/") + "; see `pitfalls linkcheck --help`", None),

@@ -56,6 +56,11 @@ def writable_output(path: Path, what: str, *, folder: bool) -> None:
     """Refuse, before any work, an output that cannot be written: `path` is the folder (`folder`) or
     file a command replaces whole, created with its parents. PitfallsError names it as `what`."""
     kind = "folder" if folder else "file"
+    try:  # a link loop on the path: exists() says False, and the write would fail only after the work
+        os.path.realpath(path, strict=True)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise PitfallsError(f"{what} {path}: {err.strerror}; a link on the path leads round in a loop; choose another path") from None
     if path.exists() and path.is_dir() != folder:
         raise PitfallsError(f"{what} {path}: is a {'file' if folder else 'folder'}; give the {kind} to write")
     parent = path.parent

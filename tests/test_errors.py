@@ -24,6 +24,7 @@ from pitfalls.commands.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 BAD = Path(__file__).parent / "fixtures" / "bad"
+PROPOSAL = Path(__file__).parent / "fixtures" / "issues" / "complete.md"
 CONTENT_TODO = "give the folder that holds entries/, categories.yml and tags.yml (default: content/)"
 
 
@@ -190,6 +191,20 @@ CASES = {
     "new: no content folder": (
         "new --content {missing} --id x --category training --tags cuda",
         f"new: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
+    # from-issue (an issue that cannot become a record: tests/test_from_issue.py)
+    "from-issue: --message in an unwritable folder": (
+        f"from-issue {PROPOSAL} --content {{content}} --message {{unwritable}}/message.md",
+        "re:from-issue: --message {unwritable}/message.md: " + CANNOT_WRITE, None),
+    "from-issue: --message is a link loop": (
+        f"from-issue {PROPOSAL} --content {{content}} --message {{loop}}",
+        "from-issue: --message {loop}: Too many levels of symbolic links; a link on the path leads round in a loop; "
+        "choose another path", None),
+    "from-issue: --message is a folder": (
+        f"from-issue {PROPOSAL} --content {{content}} --message {{empty}}",
+        "from-issue: --message {empty}: is a folder; give the file to write", None),
+    "from-issue: --issue 0": (
+        f"from-issue {PROPOSAL} --content {{content}} --issue 0",
+        "from-issue: argument --issue: invalid issue_number value: '0'; see `pitfalls from-issue --help`", None),
     # similar
     "similar: missing FILE": (
         "similar --content {content} {missing}.yml",

@@ -44,6 +44,7 @@ from pathlib import Path
 
 import yaml
 
+from ..errors import writable_output
 from ..records.load import FORBIDDEN_CHARACTERS, Problem
 from ..records.registries import Registry
 from ..records.schema import SLUG, file_label
@@ -108,7 +109,7 @@ def register(commands) -> None:
     parser.add_argument("--id", help="the entry's id, instead of the one made from the form (refused when taken)")
     parser.add_argument("--draft", action="store_true",
                         help="write the record even when it has errors, for a maintainer to finish")
-    parser.add_argument("--issue", type=int, metavar="N", help="the issue's number, for the pull request's text")
+    parser.add_argument("--issue", type=issue_number, metavar="N", help="the issue's number, for the pull request's text")
     parser.add_argument("--message", type=Path, metavar="FILE",
                         help="also write Markdown for the pull request (when the record was written) or for a "
                              "comment on the issue (when it was not) to FILE")
@@ -116,8 +117,17 @@ def register(commands) -> None:
     parser.set_defaults(run=_run)
 
 
+def issue_number(text: str) -> int:
+    """An issue's number, for argparse: 1 or more."""
+    if not text.isdigit() or int(text) == 0:
+        raise ValueError(text)
+    return int(text)
+
+
 def _run(args) -> int:
     name = "stdin" if args.file == "-" else args.file
+    if args.message:  # before the record is written: a message that cannot be written would be lost after it
+        writable_output(args.message, "--message", folder=False)
     try:
         answers = read_body(_read(args.file))
         checked = inspect_content(args.content)
@@ -662,8 +672,6 @@ def refused(issue: int | None, problems: list[str]) -> str:
 
 
 def _write_message(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as err:
-        print(f"from-issue: --message {path}: cannot write it: {err.strerror}", file=sys.stderr)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")  # an OSError about it is one line (commands/cli.py)
 

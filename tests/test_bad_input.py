@@ -103,6 +103,25 @@ def test_symlinks_and_folders_in_entries_are_refused(tmp_path):
     assert [p.field for p in problems] == ["", ""]
 
 
+@pytest.mark.parametrize("kind", ["file", "dangling link"])
+def test_an_entries_that_is_no_folder_is_refused(tmp_path, kind):
+    content = content_with(tmp_path)
+    shutil.rmtree(content / "entries")
+    if kind == "file":
+        (content / "entries").write_text("gpu-oom.yml\n", encoding="utf-8")
+    else:
+        (content / "entries").symlink_to(tmp_path / "moved-away")
+    _, problems = check_content(content)
+    assert [str(p) for p in problems] == ["content/entries:1:1: (file): entries must be a folder that holds the record files"]
+
+
+def test_a_content_folder_without_entries_is_a_wiki_of_none_yet(tmp_path):
+    content = content_with(tmp_path)
+    shutil.rmtree(content / "entries")
+    base, problems = check_content(content)
+    assert problems == [] and base.records == ()
+
+
 def test_bom_and_crlf_are_fine(tmp_path):
     content = content_with(tmp_path)
     path = content / "entries" / "gpu-oom.yml"

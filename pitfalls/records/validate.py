@@ -4,6 +4,7 @@ then build the typed model. All problems of all files are collected before anyth
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -146,7 +147,10 @@ def inspect_content(content_dir: Path, cache: ReadCache | None = None) -> Conten
     unchecked: dict[str, list[str]] = {}
 
     records: list[Record] = []
-    for path in sorted((content_dir / "entries").glob("*")):
+    entries = content_dir / "entries"
+    if os.path.lexists(entries) and not entries.is_dir():  # a file, or a link to none: else read as a wiki of no entries
+        problems.append(Problem(f"{file_label(content_dir, root)}/entries", "", "entries must be a folder that holds the record files"))
+    for path in sorted(entries.glob("*")):
         if path.name.startswith("."):
             continue
         label = f"{file_label(path.parent, root)}/{path.name}"  # not resolved: a symlink is named as itself

@@ -115,6 +115,14 @@ def test_an_entries_that_is_no_folder_is_refused(tmp_path, kind):
     assert [str(p) for p in problems] == ["content/entries:1:1: (file): entries must be a folder that holds the record files"]
 
 
+def test_a_vocabulary_that_is_a_link_to_nothing_is_an_error_not_no_vocabulary(tmp_path):
+    content = content_with(tmp_path)
+    (content / "synonyms.yml").unlink(missing_ok=True)
+    (content / "synonyms.yml").symlink_to(tmp_path / "moved-away.yml")
+    _, problems = check_content(content)
+    assert [str(p) for p in problems] == ["content/synonyms.yml:1:1: (file): cannot read file: No such file or directory"]
+
+
 def test_a_content_folder_without_entries_is_a_wiki_of_none_yet(tmp_path):
     content = content_with(tmp_path)
     shutil.rmtree(content / "entries")

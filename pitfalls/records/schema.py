@@ -40,8 +40,9 @@ def _inline_refs(node: object, defs: dict) -> object:
 
 
 def file_label(path: Path, root: Path) -> str:
-    """How messages and edit links name a file: from the project root when it lies inside."""
-    path = path.resolve()
+    """How messages and edit links name a file: from the project root when it lies inside. The folder is resolved,
+    not the file: a link is named as itself, not as what it points to (or fails to)."""
+    path = path.parent.resolve() / path.name
     for base in (ROOT, root.resolve()):
         if path.is_relative_to(base):
             return path.relative_to(base).as_posix()

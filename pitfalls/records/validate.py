@@ -149,11 +149,11 @@ def inspect_content(content_dir: Path, cache: ReadCache | None = None) -> Conten
     records: list[Record] = []
     entries = content_dir / "entries"
     if os.path.lexists(entries) and not entries.is_dir():  # a file, or a link to none: else read as a wiki of no entries
-        problems.append(Problem(f"{file_label(content_dir, root)}/entries", "", "entries must be a folder that holds the record files"))
+        problems.append(Problem(file_label(entries, root), "", "entries must be a folder that holds the record files"))
     for path in sorted(entries.glob("*")):
         if path.name.startswith("."):
             continue
-        label = f"{file_label(path.parent, root)}/{path.name}"  # not resolved: a symlink is named as itself
+        label = file_label(path, root)
         if path.is_symlink():
             problems.append(Problem(label, "", "symbolic links are not allowed; put the record file itself here"))
         elif path.is_dir():

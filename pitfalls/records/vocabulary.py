@@ -6,6 +6,7 @@ The file is optional: content without it searches without synonyms and filler wo
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .load import Problem
@@ -18,7 +19,7 @@ FILE_NAME = "synonyms.yml"
 def read_vocabulary(content_dir: Path) -> tuple[Vocabulary | None, list[Problem]]:
     """The vocabulary of `content_dir` (empty when the file is absent), or None and its problems."""
     path = content_dir / FILE_NAME
-    if not path.exists():
+    if not os.path.lexists(path):  # a link to nothing is read, and fails: the search would silently lose its vocabulary
         return Vocabulary(), []
     doc, problems = read_valid(path, content_dir.parent, "synonyms")
     if doc is None:

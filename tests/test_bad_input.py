@@ -113,6 +113,7 @@ def test_an_entries_that_is_no_folder_is_refused(tmp_path, kind):
         (content / "entries").symlink_to(tmp_path / "moved-away")
     _, problems = check_content(content)
     assert [str(p) for p in problems] == ["content/entries:1:1: (file): entries must be a folder that holds the record files"]
+    assert problems[0].field == ""  # about the file, as every problem without a field is
 
 
 def test_a_vocabulary_that_is_a_link_to_nothing_is_an_error_not_no_vocabulary(tmp_path):

@@ -30,6 +30,10 @@ class PitfallsError(Exception):
         """Text printed as it is after the message (a command's output, YAML to paste)."""
 
 
+LINK_LOOP = "a link on the path leads round in a loop"
+"""Why a path whose links lead back to themselves (ELOOP) cannot be used, in the messages of the paths a user gave."""
+
+
 def existing_folder(path: Path, what: str, todo: str) -> Path:
     """`path`, when it is a folder; else PitfallsError naming it as `what` (e.g. "--content") and saying `todo`."""
     if not path.exists():
@@ -60,7 +64,7 @@ def writable_output(path: Path, what: str, *, folder: bool) -> None:
         os.path.realpath(path, strict=True)
     except OSError as err:
         if err.errno == errno.ELOOP:
-            raise PitfallsError(f"{what} {path}: {err.strerror}; a link on the path leads round in a loop; choose another path") from None
+            raise PitfallsError(f"{what} {path}: {err.strerror}; {LINK_LOOP}; choose another path") from None
     if path.exists() and path.is_dir() != folder:
         raise PitfallsError(f"{what} {path}: is a {'file' if folder else 'folder'}; give the {kind} to write")
     parent = path.parent
@@ -86,7 +90,7 @@ def os_error_message(err: OSError, what: str) -> str:
         errno.EPERM: f"check its permissions, or give {what} another path",
         errno.EROFS: f"it is on a read-only file system; give {what} another path",
         errno.ENOSPC: "the disk is full; free some space",
-        errno.ELOOP: "a link on the path leads round in a loop; check the path",
+        errno.ELOOP: f"{LINK_LOOP}; check the path",
     }.get(err.errno, f"give {what} another path")
     return f"{what} {err.filename}: {err.strerror}; {hint}"
 

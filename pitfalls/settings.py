@@ -1,10 +1,10 @@
 """Where the project's files are, and the settings a build reads: a leaf every layer may import.
 
 The site URL has one source: the `--site-url` option of `pitfalls build` and `dist` (`serve` serves
-at its own address), checked by `site_url_option` (default: PITFALLS_SITE_URL, else DEFAULT_SITE_URL). The build driver hands it to MkDocs as
-PITFALLS_SITE_URL, which mkdocs.yml reads into `site_url`; from there the hook passes
-`config.site_url` to whatever needs it. Commands that print URLs (`search`, `match`) take the
-same option. Nothing else reads the environment for it.
+at its own address), checked by `site_url_option` (default: PITFALLS_SITE_URL, else DEFAULT_SITE_URL).
+The build driver hands it to MkDocs as PITFALLS_SITE_URL, which mkdocs.yml reads into `site_url`;
+from there the hook passes `config.site_url` to whatever needs it. Commands that print URLs (`search`,
+`match`) take the same option. Nothing else reads the environment for it.
 """
 
 from __future__ import annotations

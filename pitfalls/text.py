@@ -160,7 +160,7 @@ class Segmenter:
     def __init__(self, words: frozenset[str]):
         import jieba
 
-        frequencies, total = _jieba_dictionary()
+        frequencies, total = jieba_dictionary()
         self._jieba = jieba.Tokenizer()
         # jieba's own dictionary, copied (add_word writes into it) instead of loaded again
         self._jieba.FREQ, self._jieba.total, self._jieba.initialized = dict(frequencies), total, True
@@ -199,10 +199,11 @@ class Segmenter:
 
 
 @cache
-def _jieba_dictionary() -> tuple[dict[str, int], int]:
+def jieba_dictionary() -> tuple[dict[str, int], int]:
     """jieba's own dictionary (word → frequency, and their total), loaded once a process: loading takes half a second
     and 65 MB, a segmenter's copy 14 ms and 15 MB (the words themselves are shared), and `serve` makes a segmenter
-    at every edit of the vocabulary, the tests one for each content they read."""
+    at every edit of the vocabulary, the tests one for each content they read. `pitfalls build` loads it before it
+    forks the languages' builds (commands/language_builds.py), which then share it."""
     import jieba  # only when something is cut
 
     jieba.setLogLevel(60)

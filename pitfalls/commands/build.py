@@ -4,6 +4,7 @@ succeeded. The content is read and validated once, here, and handed to each lang
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -46,22 +47,27 @@ def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Pat
     `build_date` (Unix time) replaces the clock in the output (sitemaps), for reproducible builds."""
     check_site_dir(site_dir, content)
     check_material()  # the site's search speaks its worker protocol
-    base = load_knowledge_base(content)
-
-    site_dir = site_dir.resolve()
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
-    staging.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would lock a web server's user out of site/
-    # the languages' builds take the content validated here instead of each reading it again
-    handover = Path(tempfile.mkdtemp(prefix="pitfalls-handover-")) / "base.pickle"
-    handover.write_bytes(pickle.dumps(base))
+    builder = _start_language_builds()  # loads MkDocs while the content is read
     try:
-        _build_languages(staging, site_url, build_date, handover)
-        write_root_files(staging, base)
-        _replace(site_dir, staging)
+        base = load_knowledge_base(content)
+        site_dir = site_dir.resolve()
+        site_dir.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}-", dir=site_dir.parent))
+        staging.chmod(0o777 & ~_umask())  # mkdtemp's 0700 would lock a web server's user out of site/
+        # the languages' builds take the content validated here instead of each reading it again
+        handover = Path(tempfile.mkdtemp(prefix="pitfalls-handover-")) / "base.pickle"
+        try:
+            handover.write_bytes(pickle.dumps(base))
+            _build_languages(builder, staging, site_url, build_date, handover)
+            write_root_files(staging, base)
+            _replace(site_dir, staging)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(handover.parent, ignore_errors=True)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(handover.parent, ignore_errors=True)
+        if builder.poll() is None:  # not given its work: the content was refused, or the build interrupted
+            builder.kill()
+            builder.wait()
 
 
 def check_site_dir(site_dir: Path, content: Path) -> None:
@@ -91,22 +97,32 @@ def language_environment(lang: str, site_url: str, handover: Path) -> dict[str, 
                 NO_MKDOCS_2_WARNING="1")
 
 
-def _build_languages(staging: Path, site_url: str, build_date: int | None, handover: Path) -> None:
-    """Run one `mkdocs build --strict` per language, in parallel (one core each)."""
-    runs = {}
+def _start_language_builds() -> subprocess.Popen:
+    """The process that forks the languages' builds (language_builds.py), loading MkDocs until it is given them."""
+    return subprocess.Popen([sys.executable, "-m", "pitfalls.commands.language_builds"], cwd=ROOT,
+                            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _build_languages(builder: subprocess.Popen, staging: Path, site_url: str, build_date: int | None,
+                     handover: Path) -> None:
+    """One `mkdocs build --strict` per language, in parallel (one core each), forked by `builder`."""
+    jobs = {}
     for lang in LANGUAGES:
         env = language_environment(lang, site_url, handover)
         if build_date is not None:
             env["SOURCE_DATE_EPOCH"] = str(build_date)  # MkDocs dates the sitemaps with it
-        command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                   "--config-file", str(MKDOCS_YML), "--site-dir", str(staging / lang)]
-        runs[lang] = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True)
-    failures = {}
-    for lang, run in runs.items():
-        output, _ = run.communicate()
-        if run.returncode != 0:
-            failures[lang] = f"[{lang}] mkdocs build failed:\n{output.strip()}"
+        jobs[lang] = {"env": env, "argv": ["build", "--strict", "--quiet", "--config-file", str(MKDOCS_YML),
+                                           "--site-dir", str(staging / lang)]}
+    output, _ = builder.communicate(json.dumps(jobs) + "\n")
+    try:
+        results = json.loads(output.splitlines()[-1]) if builder.returncode == 0 else None
+    except (IndexError, ValueError):
+        results = None
+    if results is None:  # it failed before it could fork them: what Python said is in its output
+        raise BuildFailed("MkDocs could not be started (what it said follows)", details=output.strip())
+    failures = {lang: f"[{lang}] mkdocs build failed:\n{said.strip()}"
+                for lang, (status, said) in results.items() if status != 0}
     if failures:
         raise BuildFailed(f"MkDocs could not build the {' and '.join(failures)} site (what it said follows)",
                           details="\n".join(failures.values()))

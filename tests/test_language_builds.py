@@ -122,3 +122,21 @@ def test_an_empty_request_ends_the_builder_quietly():
     done = subprocess.run([sys.executable, "-m", "pitfalls.commands.language_builds"], input="", capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize("status, said", [
+    (-9, "[en] mkdocs build failed (killed by SIGKILL: the system may have run out of memory)"),
+    (-15, "[en] mkdocs build failed (killed by SIGTERM)"),
+    (1, "[en] mkdocs build failed"),
+])
+def test_a_build_ended_by_a_signal_says_which_and_nothing_is_written(tmp_path, monkeypatch, status, said):
+    results = json.dumps({"zh": [0, ""], "en": [status, ""]})
+    monkeypatch.setattr(build_command, "_start_language_builds", lambda: subprocess.Popen(
+        [sys.executable, "-c", f"import sys; sys.stdin.read(); print({results!r})"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+
+    with pytest.raises(BuildFailed, match=r"^MkDocs could not build the en site \(what it said follows\)$") as failed:
+        build_site(tmp_path / "site", content=TINY)
+
+    assert failed.value.details == said
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

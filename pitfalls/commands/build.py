@@ -8,6 +8,7 @@ import json
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -121,11 +122,19 @@ def _build_languages(builder: subprocess.Popen, staging: Path, site_url: str, bu
         results = None
     if results is None:  # it failed before it could fork them: what Python said is in its output
         raise BuildFailed("MkDocs could not be started (what it said follows)", details=output.strip())
-    failures = {lang: f"[{lang}] mkdocs build failed:\n{said.strip()}"
-                for lang, (status, said) in results.items() if status != 0}
+    failures = {lang: _failure(lang, status, said) for lang, (status, said) in results.items() if status != 0}
     if failures:
         raise BuildFailed(f"MkDocs could not build the {' and '.join(failures)} site (what it said follows)",
                           details="\n".join(failures.values()))
+
+
+def _failure(lang: str, status: int, said: str) -> str:
+    """A language's failed build: what MkDocs said, or what ended it when MkDocs could not say (a signal)."""
+    head = f"[{lang}] mkdocs build failed"
+    if status < 0:
+        name = signal.Signals(-status).name if -status in signal.valid_signals() else f"signal {-status}"
+        head += f" (killed by {name}{': the system may have run out of memory' if name == 'SIGKILL' else ''})"
+    return f"{head}:\n{said.strip()}" if said.strip() else head
 
 
 def _replace(site_dir: Path, staging: Path) -> None:

@@ -83,28 +83,28 @@ CASES = {
     # build
     "build: unwritable --site-dir": (
         "build --content {content} --site-dir {unwritable}/site",
-        "re:build: --site-dir {unwritable}/site: " + CANNOT_WRITE, "build.load_knowledge_base"),
+        "re:build: --site-dir {unwritable}/site: " + CANNOT_WRITE, "build._start_language_builds"),
     "build: --site-dir under a file": (
         "build --content {content} --site-dir {file}/site",
         "build: --site-dir {file}/site: {file} is a file, so no folder can be made under it; choose another path",
-        "build.load_knowledge_base"),
+        "build._start_language_builds"),
     "build: --site-dir is a file": (
         "build --content {content} --site-dir {file}",
-        "build: --site-dir {file}: is a file; give the folder to write", "build.load_knowledge_base"),
+        "build: --site-dir {file}: is a file; give the folder to write", "build._start_language_builds"),
     "build: --site-dir holds the content": (
         "build --content {content} --site-dir {tmp}",
         "build: --site-dir {tmp}: holds {content}, and the build replaces the site folder whole; give a folder of its "
-        "own, such as site/", "build.load_knowledge_base"),
+        "own, such as site/", "build._start_language_builds"),
     "build: --site-dir is someone's folder": (
         "build --content {content} --site-dir {not_a_site}",
         "build: --site-dir {not_a_site}: is not empty and holds no built site (no index.html), and the build replaces "
-        "it whole; give a new or empty folder, or delete it first", "build.load_knowledge_base"),
+        "it whole; give a new or empty folder, or delete it first", "build._start_language_builds"),
     "build: --site-url without a scheme": (
         "build --content {content} --site-dir {tmp}/site --site-url wiki.example.com",
-        "build: " + NOT_SITE_URL.format("wiki.example.com") + "; see `pitfalls build --help`", "build.load_knowledge_base"),
+        "build: " + NOT_SITE_URL.format("wiki.example.com") + "; see `pitfalls build --help`", "build._start_language_builds"),
     "build: --site-url not http": (
         "build --content {content} --site-dir {tmp}/site --site-url ftp://wiki.example.com/",
-        "build: " + NOT_SITE_URL.format("ftp://wiki.example.com/") + "; see `pitfalls build --help`", "build.load_knowledge_base"),
+        "build: " + NOT_SITE_URL.format("ftp://wiki.example.com/") + "; see `pitfalls build --help`", "build._start_language_builds"),
     "dist: --site-url with a query": (
         "dist --content {content} --output {tmp}/out.tar.gz --site-url https://wiki.example.com/?lang=zh",
         "dist: " + NOT_SITE_URL.format("https://wiki.example.com/?lang=zh") + "; see `pitfalls dist --help`",
@@ -258,7 +258,7 @@ CASES = {
     "build: --site-dir under a dangling link": (
         "build --content {content} --site-dir {dangling}/site",
         "build: --site-dir {dangling}/site: {dangling} is a link that leads nowhere (its target is gone, or links lead round in a loop); choose another path",
-        "build.load_knowledge_base"),
+        "build._start_language_builds"),
     "check: FILES is a dangling link": (
         "check --content {content} {dangling}", "check: FILES {dangling}: is a link that leads nowhere (its target is gone, or links lead round in a loop); name record or registry files", None),
     "search: --content is a link loop": (

@@ -101,8 +101,7 @@ def language_environment(lang: str, site_url: str, handover: Path) -> dict[str, 
 def _start_language_builds() -> subprocess.Popen:
     """The process that forks the languages' builds (language_builds.py), loading MkDocs until it is given them."""
     return subprocess.Popen([sys.executable, "-m", "pitfalls.commands.language_builds"], cwd=ROOT,
-                            env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 def _build_languages(builder: subprocess.Popen, staging: Path, site_url: str, build_date: int | None,

@@ -120,10 +120,10 @@ CASES = {
         "linkcheck: " + NOT_SITE_URL.format("file:///srv/site/") + "; see `pitfalls linkcheck --help`", None),
     "build: no content folder": (
         "build --content {missing} --site-dir {tmp}/site", f"build: --content {{missing}}: no such folder; {CONTENT_TODO}",
-        "build._build_languages"),
+        "build._start_language_builds"),
     "build: content is a file": (
         "build --content {file} --site-dir {tmp}/site", f"build: --content {{file}}: is a file, not a folder; {CONTENT_TODO}",
-        "build._build_languages"),
+        "build._start_language_builds"),
     "build: non-UTF-8 record": (
         "build --content {not_utf8} --site-dir {tmp}/site", f"build: {NOT_UTF8}".replace("content/", "not-utf8/", 1),
         "build._build_languages"),
@@ -143,7 +143,7 @@ CASES = {
         "dist.build_site"),
     "dist: no content folder": (
         "dist --content {missing} --output {tmp}/site.tar.gz", f"dist: --content {{missing}}: no such folder; {CONTENT_TODO}",
-        "build._build_languages"),
+        "build._start_language_builds"),
     "dist: non-UTF-8 record": (
         "dist --content {not_utf8} --output {tmp}/site.tar.gz", f"dist: {NOT_UTF8}".replace("content/", "not-utf8/", 1),
         "build._build_languages"),
@@ -253,8 +253,8 @@ CASES = {
         "match --content {content} {loop}", "match: FILE {loop}: Too many levels of symbolic links; a link on the path leads round in a loop; check the path", None),
     "build: --content is a link loop": (
         "build --content {loop} --site-dir {tmp}/site",
-        "build: --content {loop}: Too many levels of symbolic links; a link on the path leads round in a loop; check the path",
-        "build._build_languages"),
+        f"build: --content {{loop}}: is a link that leads nowhere (its target is gone, or links lead round in a loop); {CONTENT_TODO}",
+        "build._start_language_builds"),
     "build: --site-dir under a dangling link": (
         "build --content {content} --site-dir {dangling}/site",
         "build: --site-dir {dangling}/site: {dangling} is a link that leads nowhere (its target is gone, or links lead round in a loop); choose another path",

@@ -15,11 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..errors import PitfallsError, writable_output
+from ..errors import PitfallsError, existing_folder, writable_output
 from ..git import git
 from ..pages.redirects import REDIRECT_MAP, redirect_map
 from ..records.model import LANGUAGES, KnowledgeBase
-from ..records.validate import load_knowledge_base
+from ..records.validate import CONTENT_FOLDER_TODO, load_knowledge_base
 from ..settings import CONTENT_DIR, DEFAULT_SITE_URL, MKDOCS_YML, ROOT, site_root, site_url_option
 from .dependencies import check_material
 
@@ -43,9 +43,11 @@ class BuildFailed(PitfallsError):
 def build_site(site_dir: Path, *, site_url: str = DEFAULT_SITE_URL, content: Path = CONTENT_DIR,
                build_date: int | None = None) -> None:
     """Build every language into `site_dir`, replacing it whole, or raise a PitfallsError (ContentError,
-    BuildFailed, or an output that cannot be written, checked first) and leave it as it was.
+    BuildFailed, or a content folder that is not there or an output that cannot be written, both checked first)
+    and leave it as it was.
 
     `build_date` (Unix time) replaces the clock in the output (sitemaps), for reproducible builds."""
+    existing_folder(content, "--content", CONTENT_FOLDER_TODO)
     check_site_dir(site_dir, content)
     check_material()  # the site's search speaks its worker protocol
     builder = _start_language_builds()  # loads MkDocs while the content is read

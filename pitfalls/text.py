@@ -132,13 +132,27 @@ def compound_term(compound: str) -> str | None:
     return re.sub("[._-]", "_", compound) if len(compound) <= MAX_COMPOUND_CHARS else None
 
 
+def joined_term(name: str) -> str | None:
+    """The word an identifier of two words joined by - or _ also reads as (all_reduce, time-out, 4-bit: allreduc,
+    timeout, 4bit), stemmed: the same name written without its joint, as readers type it too; None for a name of
+    more words or with dots (max_model_len, torch.load), which nobody writes joined."""
+    parts = re.split("[_-]", name)
+    if "." in name or len(parts) != 2:
+        return None
+    word = "".join(parts)
+    return stem(word) if keep_word(word) else None
+
+
 def compound_terms(text: str) -> list[str]:
     """The identifier terms of already normalized text, in order (analysis.js compounds()): each identifier, then
-    each of its dotted parts that is an identifier itself (is_available of torch.cuda.is_available)."""
+    the word it reads as joined (joined_term), then each of its dotted parts that is an identifier itself
+    (is_available of torch.cuda.is_available), each followed by its joined word."""
     terms = []
     for compound in COMPOUND.findall(text):
         names = [compound, *(part for part in compound.split(".") if "." in compound and COMPOUND.fullmatch(part))]
-        terms += [term for name in names if (term := compound_term(name))]
+        for name in names:
+            if term := compound_term(name):
+                terms += [term, *filter(None, [joined_term(name)])]
     return terms
 
 

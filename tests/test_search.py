@@ -106,7 +106,10 @@ def test_python_and_js_analyse_text_alike():
     assert stem("pipe") == stem("piping") != stem("pip") and stem("note") != stem("not") and stem("timed") == stem("time")
     assert stem("wrongly") == stem("wrong") and stem("slowly") == stem("slow") and stem("apply") != stem("app")
     assert stem("sizes") == stem("size") and stem("prizes") == stem("prize") and stem("boxes") == stem("box") != stem("boxe")
-    assert compound_terms("torch.cuda.is_available()") == ["torch_cuda_is_available", "is_available"]
+    assert compound_terms("torch.cuda.is_available()") == ["torch_cuda_is_available", "is_available", "isavailabl"]
+    # a name of two words joined by - or _ also reads as the one word it is written as too; not one of three, nor dotted
+    assert compound_terms("all_reduce time-out 4-bit max_model_len torch.load") == [
+        "all_reduce", "allreduc", "time_out", "timeout", "4_bit", "4bit", "max_model_len", "torch_load"]
 
 
 def _browser_rankings(browser, site_url: str, queries: list[dict]) -> dict[tuple[str, str], list[str]]:

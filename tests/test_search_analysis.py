@@ -3,8 +3,8 @@ the analyzer cuts it into (the words that count for the entry's length, and the 
 terms of a synonym, a title's length as the title rule measures it, and an entry's terms counted by field.
 The documented rules and numbers are written here as they are in docs/SEARCH.md ("Index"): Chinese words of 2 to
 12 characters, every Chinese character, English stems, the parts of a name with digits and of a CamelCase name,
-identifiers whole; title lengths capped at 255; BM25F weights title 5, labels 4, quick fix 3, symptoms 4, body 1,
-translation 2."""
+identifiers whole, a two-word identifier also joined; title lengths capped at 255; BM25F weights title 5, labels 4,
+quick fix 3, symptoms 4, body 1, translation 2."""
 
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ def test_english_words_are_stemmed_and_names_with_digits_and_identifiers_add_par
     # text of both scripts: every word and part, in the order of the text
     assert analyzer.terms("fail2ban 显卡 torch.load 驱动") == (["fail2ban", "显卡", "torch", "load", "驱动"],
                                                           ["fail", "ban", "显", "卡", "驱", "动", "torch_load"], set(), set())
+    # an identifier of two words joined by - or _ also adds the word it reads as joined (all_reduce: allreduce)
+    assert analyzer.terms("first all_reduce") == (["first", "all", "reduc"], ["all_reduce", "allreduc"], set(), set())
     # full-width forms read as ASCII; noise (one letter, a number of 5 digits, an address) is no term
     assert analyzer.terms("ＣＵＤＡ x 12345 0x7f3a2b1c") == (["cuda"], [], set(), set())
 

@@ -33,6 +33,7 @@ from pitfalls.pages.search_index import (
     write_index,
     write_site_index,
 )
+from pitfalls import text
 from pitfalls.records.validate import load_knowledge_base
 from pitfalls.settings import SEARCH_JS
 from pitfalls.text import _converter, pinyin_reading, pinyin_syllables
@@ -392,6 +393,19 @@ def test_a_pasted_line_of_a_form_no_symptom_lists_finds_the_entry_whose_signatur
     write_site_index(base, "en", tmp_path / "site")
     [ranked] = run_queries(tmp_path / "site" / "search", ["packet_write_wait: Connection to 10.0.0.5 port 22: Broken pipe"])
     assert [result["id"] for result in ranked][:1] == (["c"] if signatures_read else ["a"])
+
+
+@pytest.mark.parametrize("joined", [True, False])
+def test_a_name_of_two_words_is_found_by_the_word_it_is_written_as_joined(tmp_path, monkeypatch, joined):
+    """b's steps say all_reduce, c's allreduce; a, the first entry, has the words all and reduce apart. Typed as one
+    word, allreduce finds b too: its identifier is indexed as the word it reads as joined (text.joined_term)."""
+    if not joined:
+        monkeypatch.setattr(text, "joined_term", lambda name: None)
+    content = _content(tmp_path, [{"id": "a", "step": "reduce all of them"}, {"id": "b", "step": "first all_reduce never returns"},
+                                  {"id": "c", "step": "first allreduce never returns"}])
+    write_site_index(load_knowledge_base(content), "en", tmp_path / "site")
+    [ranked] = run_queries(tmp_path / "site" / "search", ["allreduce"])
+    assert {result["id"] for result in ranked} == ({"b", "c"} if joined else {"c"})
 
 
 def test_query_filler_is_normalised_with_its_traditional_forms(tmp_path):

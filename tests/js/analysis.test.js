@@ -127,26 +127,40 @@ test("PIECES: Chinese runs and English words or UUIDs, in order", () => {
 
 test("compounds: identifiers joined by . _ or - with a letter, whole, their words joined by _", () => {
   assert.deepEqual(analysis.compounds("use torch.load, nvidia-smi or max_model_len"), [
-    { term: "torch_load", start: 4, end: 14 }, { term: "nvidia_smi", start: 16, end: 26 },
-    { term: "max_model_len", start: 30, end: 43 }]);
+    { term: "torch_load", unit: "torch_load", start: 4, end: 14 },
+    { term: "nvidia_smi", unit: "nvidia_smi", start: 16, end: 26 }, { term: "nvidiasmi", unit: "nvidia_smi", start: 16, end: 26 },
+    { term: "max_model_len", unit: "max_model_len", start: 30, end: 43 }]);
   assert.deepEqual(analysis.compounds("pip 2.3.0 and 1-2"), []);  // version numbers are not identifiers
-  assert.deepEqual(analysis.compounds("v2.3.0"), [{ term: "v2_3_0", start: 0, end: 6 }]);
-  assert.deepEqual(analysis.compounds("1.2.a"), [{ term: "1_2_a", start: 0, end: 5 }]);
+  assert.deepEqual(analysis.compounds("v2.3.0"), [{ term: "v2_3_0", unit: "v2_3_0", start: 0, end: 6 }]);
+  assert.deepEqual(analysis.compounds("1.2.a"), [{ term: "1_2_a", unit: "1_2_a", start: 0, end: 5 }]);
   assert.deepEqual(analysis.compounds("torch"), []);
   const forty = "a".repeat(19) + "." + "b".repeat(20);
-  assert.deepEqual(analysis.compounds(forty), [{ term: "a".repeat(19) + "_" + "b".repeat(20), start: 0, end: 40 }]);
+  assert.deepEqual(analysis.compounds(forty), [{ term: "a".repeat(19) + "_" + "b".repeat(20), unit: "a".repeat(19) + "_" + "b".repeat(20), start: 0, end: 40 }]);
   assert.deepEqual(analysis.compounds(forty + "b"), []);  // over 40 characters: a path or a paste
+});
+
+test("compounds: a name of two words joined by - or _ also reads as one word, stemmed, for the identifier's unit", () => {
+  assert.deepEqual(analysis.compounds("first all_reduce hangs"), [
+    { term: "all_reduce", unit: "all_reduce", start: 6, end: 16 }, { term: "allreduc", unit: "all_reduce", start: 6, end: 16 }]);
+  assert.deepEqual(analysis.compounds("time-out, 4-bit, cuda-12").map(c => c.term), ["time_out", "timeout", "4_bit", "4bit", "cuda_12", "cuda12"]);
+  // three words or dots: nobody writes max_model_len or torch.load joined
+  assert.deepEqual(analysis.compounds("max_model_len torch.load").map(c => c.term), ["max_model_len", "torch_load"]);
+  // a joined word that is noise (a hash) is not a word
+  assert.deepEqual(analysis.compounds("abc-1234567").map(c => c.term), ["abc_1234567"]);
 });
 
 test("compounds: a dotted identifier's parts that are identifiers themselves, after it (is_available)", () => {
   assert.deepEqual(analysis.compounds("torch.cuda.is_available() and nn.functional.cross_entropy"), [
-    { term: "torch_cuda_is_available", start: 0, end: 23 }, { term: "is_available", start: 11, end: 23 },
-    { term: "nn_functional_cross_entropy", start: 30, end: 57 }, { term: "cross_entropy", start: 44, end: 57 }]);
+    { term: "torch_cuda_is_available", unit: "torch_cuda_is_available", start: 0, end: 23 },
+    { term: "is_available", unit: "is_available", start: 11, end: 23 }, { term: "isavailabl", unit: "is_available", start: 11, end: 23 },
+    { term: "nn_functional_cross_entropy", unit: "nn_functional_cross_entropy", start: 30, end: 57 },
+    { term: "cross_entropy", unit: "cross_entropy", start: 44, end: 57 }, { term: "crossentropi", unit: "cross_entropy", start: 44, end: 57 }]);
   // parts that are plain words (torch, load) or numbers are the words' own terms already
-  assert.deepEqual(analysis.compounds("torch.load v2.3.0"), [{ term: "torch_load", start: 0, end: 10 }, { term: "v2_3_0", start: 11, end: 17 }]);
+  assert.deepEqual(analysis.compounds("torch.load v2.3.0"), [{ term: "torch_load", unit: "torch_load", start: 0, end: 10 },
+    { term: "v2_3_0", unit: "v2_3_0", start: 11, end: 17 }]);
   // a part keeps its place even when the whole is too long to be a name
   const long = "a".repeat(30) + ".max_model_len";
-  assert.deepEqual(analysis.compounds(long), [{ term: "max_model_len", start: 31, end: 44 }]);
+  assert.deepEqual(analysis.compounds(long), [{ term: "max_model_len", unit: "max_model_len", start: 31, end: 44 }]);
 });
 
 test("messageKey: normalized; letters, digits, Chinese and the symbols that are content", () => {

@@ -210,6 +210,15 @@ test("an identifier is found whole", async () => {
   assert.deepEqual(await rank(files, "torch load"), ["doc0", "doc1"]);
 });
 
+test("an identifier typed with its joint finds the entry that writes it joined, as the identifier's own piece", async () => {
+  // doc1 writes allreduce (its term allreduc, in the title), doc0 has the word all in its steps
+  const files = index({ all: [0, 900, STEPS], allreduc: [1, 100, TITLE | titleChars(0, 9)] }, 2);
+  const found = await search(files, "all-reduce");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  // allreduc stands for the identifier all_reduce, not for a piece of its own beside all and reduce
+  assert.deepEqual(matches(found[0]), { all_reduce: 1 });
+});
+
 test("two edits count less than one", async () => {
   const files = index({ abcdefghixx: [0, 900, STEPS], lmnopqrstuw: [1, 100, STEPS] }, 2, { words: { 11: ["abcdefghixx", "lmnopqrstuw"] } });
   assert.deepEqual(await rank(files, "abcdefghijk lmnopqrstuv"), ["doc1", "doc0"]);

@@ -12,7 +12,7 @@ test("Query: runs, kept words and their units, identifiers", () => {
   assert.deepEqual(query.runs, [{ text: "显存", start: 0 }, { text: "了", start: 42 }]);
   assert.deepEqual(query.words, [{ text: "running", start: 3, unit: "run" }, { text: "fail2ban", start: 22, unit: "fail2ban" },
     { text: "torch", start: 31, unit: "torch" }, { text: "load", start: 37, unit: "load" }]);
-  assert.deepEqual(query.compounds, [{ term: "torch_load", start: 31, end: 41 }]);
+  assert.deepEqual(query.compounds, [{ term: "torch_load", unit: "torch_load", start: 31, end: 41 }]);
   assert.deepEqual(query.letterWords().map(w => w.text), ["running", "torch", "load"]);
 });
 

@@ -84,13 +84,27 @@
     return terms;
   }
 
-  /* The identifiers of normalized text (torch.load, nvidia-smi, max_model_len), each followed by its dotted parts that
-   * are identifiers themselves (is_available of torch.cuda.is_available): [{term, start, end}] in order, the term
-   * their words joined by "_"; too long ones (paths, pastes) left out (pitfalls/text.py compound_terms). */
+  /* The word an identifier of two words joined by - or _ also reads as (all_reduce, time-out, 4-bit: allreduc,
+   * timeout, 4bit), stemmed; null for a name of more words or with dots (pitfalls/text.py joined_term). */
+  function joinedTerm(name) {
+    const parts = name.split(/[_-]/);
+    if (name.includes(".") || parts.length !== 2) return null;
+    const word = parts.join("");
+    return keepWord(word) ? stem(word) : null;
+  }
+
+  /* The identifiers of normalized text (torch.load, nvidia-smi, max_model_len), each followed by the word it reads as
+   * joined (joinedTerm), and by its dotted parts that are identifiers themselves (is_available of
+   * torch.cuda.is_available), each with its joined word: [{term, unit, start, end}] in order, an identifier's term its
+   * words joined by "_", its unit itself (a joined word's unit: the identifier it reads); too long ones (paths, pastes)
+   * left out (pitfalls/text.py compound_terms). */
   function compounds(text) {
     const found = [];
     const add = (name, start) => {
-      if (name.length <= MAX_COMPOUND_CHARS) found.push({ term: name.replace(/[._-]/g, "_"), start, end: start + name.length });
+      if (name.length > MAX_COMPOUND_CHARS) return;
+      const term = name.replace(/[._-]/g, "_"), end = start + name.length, joined = joinedTerm(name);
+      found.push({ term, unit: term, start, end });
+      if (joined) found.push({ term: joined, unit: term, start, end });
     };
     for (const m of text.matchAll(COMPOUND)) {
       add(m[0], m.index);

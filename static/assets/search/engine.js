@@ -163,8 +163,8 @@
         if (!(dropFiller && this.stopwords.has(word.text)))
           query.add(stem(word.text), { units: [word.unit], span: [word.start, word.start + word.text.length], surface: word.text,
             ...this.reading("typed") });
-      for (const { term, start, end } of query.compounds)
-        if (this.postings(term)) query.add(term, { units: [term], span: [start, end], surface: null, ...this.reading("typed") });
+      for (const { term, unit, start, end } of query.compounds)
+        if (this.postings(term)) query.add(term, { units: [unit], span: [start, end], surface: null, ...this.reading("typed") });
       const longest = this.manifest.maxTermChars;
       for (const run of query.runs) {
         const known = new Map();  // piece → its meanings

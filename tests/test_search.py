@@ -110,6 +110,7 @@ def test_python_and_js_analyse_text_alike():
     # a name of two words joined by - or _ also reads as the one word it is written as too; not one of three, nor dotted
     assert compound_terms("all_reduce time-out 4-bit max_model_len torch.load") == [
         "all_reduce", "allreduc", "time_out", "timeout", "4_bit", "4bit", "max_model_len", "torch_load"]
+    assert compound_terms("abc-1234567") == ["abc_1234567"]  # joined, a hash: noise, no word
 
 
 def _browser_rankings(browser, site_url: str, queries: list[dict]) -> dict[tuple[str, str], list[str]]:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from pitfalls import text
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import (
     ENGINE_MODULES,
@@ -33,7 +34,6 @@ from pitfalls.pages.search_index import (
     write_index,
     write_site_index,
 )
-from pitfalls import text
 from pitfalls.records.validate import load_knowledge_base
 from pitfalls.settings import SEARCH_JS
 from pitfalls.text import _converter, pinyin_reading, pinyin_syllables

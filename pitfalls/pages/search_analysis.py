@@ -99,9 +99,9 @@ class Analyzer:
 
     def terms(self, text: str) -> tuple[list[str], list[str], set[str], set[str]]:
         """(words, parts, alone, overlapping) of `text`: the words count for the entry's length; the parts (each Chinese
-        character, the parts of a name with digits, identifiers whole) are indexed too but do not lengthen it;
-        alone: the Chinese characters that stand as words of their own (ALONE_BIT); overlapping: the Chinese words
-        that only overlap the text's own words (OVERLAP_BIT)."""
+        character, the parts of a name with digits or in CamelCase, identifiers whole and a two-word one joined) are
+        indexed too but do not lengthen it; alone: the Chinese characters that stand as words of their own (ALONE_BIT);
+        overlapping: the Chinese words that only overlap the text's own words (OVERLAP_BIT)."""
         words, parts, alone, overlapping, stood = [], [], set(), set(), set()
         normalized = normalize(text)
         for match in PIECES.finditer(normalized):

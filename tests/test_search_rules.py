@@ -9,6 +9,7 @@ import json
 import math
 import shutil
 import subprocess
+from functools import cache
 
 import pytest
 
@@ -47,18 +48,48 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     return files
 
 
+_ENGINE_SERVER = """
+    const {Engine} = require(process.argv[1]);
+    let done = Promise.resolve();
+    require("readline").createInterface({input: process.stdin}).on("line", line => {
+      done = done.then(async () => {
+        const {files, query, off, options} = JSON.parse(line);
+        try {
+          const engine = new Engine(async path => files[path.split("?")[0]], {off, options});
+          console.log(JSON.stringify({ranked: (await engine.search(query)).ranked}));
+        } catch (error) {
+          console.log(JSON.stringify({error: String(error.stack || error)}));
+        }
+      });
+    });
+"""
+"""One node process per test process answers every query of this module, one JSON line each way: a node started per
+query took most of the module's time (about 65 ms of CPU a start, 90 queries)."""
+
+
+@cache
+def engine_process() -> subprocess.Popen:
+    return subprocess.Popen([shutil.which("node"), "-e", _ENGINE_SERVER, str(ENGINE_JS)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, encoding="utf-8")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _engine_process_ends():
+    yield
+    if engine_process.cache_info().currsize:
+        engine_process().stdin.close()
+        engine_process().wait(timeout=10)
+        engine_process.cache_clear()
+
+
 def search(files: dict, query: str, off: tuple[str, ...] = (), options: dict | None = None) -> list[dict]:
     """The engine's ranked results of `query` in `files`: [{id, title, score, exact, explain}]."""
-    script = """
-        const {Engine} = require(process.argv[1]);
-        const {files, query, off, options} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
-        const engine = new Engine(async path => files[path.split("?")[0]], {off, options});
-        engine.search(query).then(found => console.log(JSON.stringify(found.ranked)));
-    """
-    done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True, text=True,
-                          input=json.dumps({"files": files, "query": query, "off": list(off), "options": options or {}}),
-                          encoding="utf-8", check=True)
-    return json.loads(done.stdout)
+    engine = engine_process()
+    engine.stdin.write(json.dumps({"files": files, "query": query, "off": list(off), "options": options or {}}) + "\n")
+    engine.stdin.flush()
+    answer = json.loads(engine.stdout.readline())
+    assert "error" not in answer, answer.get("error")
+    return answer["ranked"]
 
 
 def rank(files: dict, query: str, **kwargs) -> list[str]:

@@ -152,7 +152,9 @@ def compound_terms(text: str) -> list[str]:
         names = [compound, *(part for part in compound.split(".") if "." in compound and COMPOUND.fullmatch(part))]
         for name in names:
             if term := compound_term(name):
-                terms += [term, *filter(None, [joined_term(name)])]
+                terms.append(term)
+                if joined := joined_term(name):
+                    terms.append(joined)
     return terms
 
 

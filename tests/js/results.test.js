@@ -25,6 +25,14 @@ test("highlighter: a word analysis drops is never marked", () => {
   assert.equal(mark("a A1B2C3D b"), "a A1B2C3D b");
 });
 
+test("highlighter: an identifier that matched as one is marked whole, another by its words", () => {
+  // all_reduce matched through the word it reads as joined (a query allreduce); torch.load did not, load did
+  const mark = results.highlighter(new Set(["allreduc", "load"]));
+  assert.equal(mark("First All_Reduce, then torch.load(x) in v2.3.0"),
+    "First <mark>All_Reduce</mark>, then torch.<mark>load</mark>(x) in v2.3.0");
+  assert.equal(results.highlighter(new Set(["torch_load"]))("use torch.load."), "use <mark>torch.load</mark>.");
+});
+
 test("highlighter: Chinese terms, longest first, anywhere in a run", () => {
   const mark = results.highlighter(new Set(["显存", "显存不足", "oom", "足"]));
   assert.equal(mark("报错显存不足了，显存OOM"), "报错<mark>显存不足</mark>了，<mark>显存</mark><mark>OOM</mark>");

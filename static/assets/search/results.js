@@ -7,17 +7,20 @@
 })(typeof self !== "undefined" ? self : this, function (analysis) {
   "use strict";
 
-  const { HAN, isHan, keepWord, stem } = analysis;
+  const { HAN, isHan, keepWord, stem, compounds } = analysis;
 
-  const DISPLAY_PIECES = new RegExp(`[${HAN}]+|[A-Za-z0-9]+`, "g");
+  // a run of Chinese, or a word or an identifier of words joined by . _ or - (all_reduce, torch.load)
+  const DISPLAY_PIECES = new RegExp(`[${HAN}]+|[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*`, "g");
 
   function escapeHtml(text) {
     return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
   }
 
-  /* Escapes `text` and marks the words that matched: Chinese terms longest first, English by stem. */
+  /* Escapes `text` and marks the words that matched: Chinese terms longest first, English by stem, an identifier
+   * whole when it matched as one (all_reduce, found as allreduce), else its words. */
   function highlighter(matched) {
     const han = [...matched].filter(isHan).sort((a, b) => b.length - a.length);
+    const markWord = word => keepWord(word.toLowerCase()) && matched.has(stem(word.toLowerCase())) ? `<mark>${word}</mark>` : word;
     return text => {
       let out = "", last = 0;
       for (const m of text.matchAll(DISPLAY_PIECES)) {
@@ -30,9 +33,10 @@
             out += term ? `<mark>${term}</mark>` : piece[i];
             i += term ? term.length : 1;
           }
+        } else if (compounds(piece.toLowerCase()).some(({ term }) => matched.has(term))) {
+          out += `<mark>${piece}</mark>`;
         } else {
-          const word = piece.toLowerCase();
-          out += keepWord(word) && matched.has(stem(word)) ? `<mark>${piece}</mark>` : piece;
+          out += piece.replace(/[A-Za-z0-9]+/g, markWord);
         }
       }
       return out + escapeHtml(text.slice(last));

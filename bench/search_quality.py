@@ -57,6 +57,7 @@ SETS = (
     QuerySet("seed", "tests/search_queries.yml", False),
     QuerySet("seed at 172 entries", "tests/search_queries.yml", True, also="bench/seed_queries_also_at_corpus.yml"),
     QuerySet("corpus", "tests/search_queries_corpus.yml", True),
+    QuerySet("dev", "bench/queries_dev.yml", True),
     QuerySet("held-out", "bench/queries_heldout.yml", True, held_out=True),
     QuerySet("held-out 2", "bench/queries_heldout2.yml", True, held_out=True),
     QuerySet("held-out 3", "bench/queries_heldout3.yml", True, held_out=True),

@@ -37,12 +37,11 @@ test("syllableEdges: only syllables that start where an earlier one ends", () =>
   assert.equal(syllableEdges("abc", new Set(["ab", "bc"]), 2), null);
 });
 
-test("pinyinSpans: every stretch of syllables, across the spaces between words, never splitting a word", () => {
+test("pinyinSpans: every stretch of syllables, across the spaces between words from a word's start to a word's end", () => {
   const spans = pinyinSpans(words("xian cun"), SYLLABLES, 12);
-  assert.equal(spans.length, 8);
+  assert.equal(spans.length, 7);
   assert.deepEqual(byKey(spans), expect([
     { key: "an", first: "an", span: [2, 4] },
-    { key: "ancun", first: "an", span: [2, 8] },
     { key: "cun", first: "cun", span: [5, 8] },
     { key: "xi", first: "xi", span: [0, 2] },
     { key: "xian", first: "xi", span: [0, 4] },
@@ -50,6 +49,17 @@ test("pinyinSpans: every stretch of syllables, across the spaces between words, 
     { key: "xiancun", first: "xi", span: [0, 8] },
     { key: "xiancun", first: "xian", span: [0, 8] },
   ]));
+});
+
+test("pinyinSpans: a stretch across a space neither starts nor ends inside a word (li xian of tuili xiancun)", () => {
+  const syllables = new Set(["tui", "li", "xian", "cun", "bu", "zu"]);
+  const keys = text => new Set(pinyinSpans(words(text), syllables, 12).map(s => s.key));
+  // not lixian or lixiancun (starting inside tuili), nor tuilixian (ending inside xiancun)
+  assert.deepEqual(keys("tuili xiancun"), new Set(["tui", "li", "tuili", "xian", "cun", "xiancun", "tuilixiancun"]));
+  // inside one word, from any syllable to any other
+  assert.ok(keys("tuilixiancun").has("lixian"));
+  // syllables typed apart, or words of two: every stretch that keeps to the words
+  assert.ok(keys("xian cun bu zu").has("cunbu") && keys("xiancun buzu").has("xiancunbuzu") && !keys("xiancun buzu").has("cunbu"));
 });
 
 test("pinyinSpans: at most maxSyllables syllables a stretch", () => {

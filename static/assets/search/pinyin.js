@@ -35,13 +35,17 @@
 
   /* Every stretch of 1 … maxSyllables syllables of the query's letter words: [{key, first, span}], where `key`
    * is the letters without spaces, `first` its first syllable (the p/ shard), `span` [start, end) in the query.
-   * A stretch may cross the spaces between words (xiancun buzu, xian cun bu zu) but never splits a word.
+   * A stretch may cross the spaces between words (xiancun buzu, xian cun bu zu), and then starts where a word starts
+   * and ends where one ends: the spaces typed are word breaks, and li xian of tuili xiancun (推理 显存) is none.
+   * Inside one word a stretch may start and end at any syllable (wenben in changwenben).
    * words: the query's words of letters only, [{text, start}] in query order. */
   function pinyinSpans(words, syllables, maxSyllables) {
     const longest = Math.max(...[...syllables].map(s => s.length));
     const spans = new Map();
     let text = "";
     const at = [];            // position in `text` → position in the query
+    const wordOf = [];        // position in `text` → which word it is in
+    const wordStarts = new Set(), wordEnds = new Set();  // positions in `text` where a word starts, where one ends
     const edges = new Map();  // position in `text` → ends of the syllables starting there
     const flush = () => {
       for (const start of edges.keys()) {
@@ -50,26 +54,35 @@
           const next = new Map();
           for (const [from, first] of frontier)
             for (const end of edges.get(from) || []) {
+              const across = wordOf[start] !== wordOf[end - 1];
+              if (across && !wordStarts.has(start)) continue;
               const key = text.slice(start, end), syllable = first || key;
-              spans.set(`${key} ${syllable}`, { key, first: syllable, span: [at[start], at[end - 1] + 1] });
+              if (!across || wordEnds.has(end)) spans.set(`${key} ${syllable}`, { key, first: syllable, span: [at[start], at[end - 1] + 1] });
               next.set(`${end} ${syllable}`, [end, syllable]);
             }
           frontier = [...next.values()];
         }
       }
       text = "";
-      at.length = 0;
+      at.length = wordOf.length = 0;
+      wordStarts.clear();
+      wordEnds.clear();
       edges.clear();
     };
-    for (const word of words) {
+    for (const [n, word] of words.entries()) {
       const wordEdges = syllableEdges(word.text, syllables, longest);
       if (!wordEdges) {
         flush();
         continue;
       }
       for (const [from, ends] of wordEdges) edges.set(text.length + from, ends.map(end => text.length + end));
-      for (let k = 0; k < word.text.length; k++) at.push(word.start + k);
+      for (let k = 0; k < word.text.length; k++) {
+        at.push(word.start + k);
+        wordOf.push(n);
+      }
+      wordStarts.add(text.length);
       text += word.text;
+      wordEnds.add(text.length);
     }
     flush();
     return [...spans.values()];

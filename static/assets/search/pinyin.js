@@ -44,8 +44,7 @@
     const spans = new Map();
     let text = "";
     const at = [];            // position in `text` → position in the query
-    const wordOf = [];        // position in `text` → which word it is in
-    const wordStarts = new Set(), wordEnds = new Set();  // positions in `text` where a word starts, where one ends
+    const wordOf = [];        // position in `text` → which word it is in (a word starts where this changes)
     const edges = new Map();  // position in `text` → ends of the syllables starting there
     const flush = () => {
       for (const start of edges.keys()) {
@@ -55,9 +54,9 @@
           for (const [from, first] of frontier)
             for (const end of edges.get(from) || []) {
               const across = wordOf[start] !== wordOf[end - 1];
-              if (across && !wordStarts.has(start)) continue;
+              if (across && wordOf[start - 1] === wordOf[start]) continue;  // begun inside a word
               const key = text.slice(start, end), syllable = first || key;
-              if (!across || wordEnds.has(end)) spans.set(`${key} ${syllable}`, { key, first: syllable, span: [at[start], at[end - 1] + 1] });
+              if (!across || wordOf[end] !== wordOf[end - 1]) spans.set(`${key} ${syllable}`, { key, first: syllable, span: [at[start], at[end - 1] + 1] });
               next.set(`${end} ${syllable}`, [end, syllable]);
             }
           frontier = [...next.values()];
@@ -65,8 +64,6 @@
       }
       text = "";
       at.length = wordOf.length = 0;
-      wordStarts.clear();
-      wordEnds.clear();
       edges.clear();
     };
     for (const [n, word] of words.entries()) {
@@ -80,9 +77,7 @@
         at.push(word.start + k);
         wordOf.push(n);
       }
-      wordStarts.add(text.length);
       text += word.text;
-      wordEnds.add(text.length);
     }
     flush();
     return [...spans.values()];

@@ -16,7 +16,7 @@ import yaml
 from bench.corpus import assemble
 from bench.search_quality import with_judgments
 from conftest import ROOT, shared_site
-from helpers.search_ui import HOSTILE_QUERIES, open_search, search
+from helpers.search_ui import HOSTILE_QUERIES, open_search, search, search_each
 from pitfalls.commands.search import explanation, run_queries
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content
@@ -120,8 +120,8 @@ def _browser_rankings(browser, site_url: str, queries: list[dict]) -> dict[tuple
     page = browser.new_page()
     for lang in ("zh", "en"):
         open_search(page, f"{site_url}{lang}/")
-        for query in (q["q"] for q in queries if q.get("lang", "zh") == lang):
-            rankings[lang, query] = search(page, lang, query)[1]
+        asked = [q["q"] for q in queries if q.get("lang", "zh") == lang]
+        rankings.update(((lang, query), ids) for query, ids in zip(asked, search_each(page, lang, asked), strict=True))
     page.close()
     return rankings
 

@@ -28,7 +28,7 @@ from helpers.chromium import LAUNCH_ARGS
 from pitfalls.commands.build import build_date, build_site
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE_FIXTURES = {"site", "site_url", "tiny_site", "one_language_site", "hostile_site", "archive", "large_site",
+SITE_FIXTURES = {"site", "site_url", "tiny_site", "tiny_content", "hostile_site", "archive", "large_site",
                  "large_site_url"}
 """Fixtures that build a whole site (in this file and in test modules)."""
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -161,6 +161,50 @@ def commit_date() -> int:
 def site_url(site, http_server) -> str:
     """Base URL of the built real site, served over HTTP."""
     return http_server(site)
+
+
+LONGEST_ALIAS = "-".join(["abcdefghi"] * 8)
+"""An alias of 80 characters, the schema's longest id: nginx's map must hold it (tests/test_nginx.py)."""
+
+EN_ONLY = """\
+id: en-only
+category: training
+title:
+  en: Written in English only
+quick_fix:
+  en: Do the **English** thing
+symptoms:
+  - en: The English symptom
+steps:
+  - en: The English step
+tags: [cuda]
+"""
+"""A record written in English only (tests/test_translations.py; the tiny fixture's docker-no-gpu is Chinese only)."""
+
+
+@pytest.fixture(scope="session")
+def tiny_content() -> Path:
+    """The tiny fixture plus EN_ONLY, and LONGEST_ALIAS beside gpu-oom's old alias; built into `tiny_site`."""
+    return _tiny() / "content"
+
+
+@pytest.fixture(scope="session")
+def tiny_site() -> Path:
+    """`tiny_content` built (both languages), once per session: the site the nginx and translation tests read."""
+    return _tiny() / "site"
+
+
+def _tiny() -> Path:
+    def make(work: Path) -> None:
+        content = work / "content"
+        shutil.copytree(FIXTURES / "tiny", content)
+        (content / "entries" / "en-only.yml").write_text(EN_ONLY, encoding="utf-8")
+        record = content / "entries" / "gpu-oom.yml"
+        record.write_text(record.read_text(encoding="utf-8").replace(
+            "aliases: [cuda-oom-old]", f"aliases: [cuda-oom-old, {LONGEST_ALIAS}]"), encoding="utf-8")
+        build_site(work / "site", content=content)
+
+    return once_per_session("tiny", make)
 
 
 LARGE_ENTRIES = 450

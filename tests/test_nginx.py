@@ -5,26 +5,19 @@ from __future__ import annotations
 
 import gzip
 import http.client
-import shutil
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from conftest import FIXTURES, shared_site
+from conftest import LONGEST_ALIAS
 from helpers.local_nginx import NginxError, serve_with_nginx
 from helpers.page_load import goto
 from outside_requests import offline_page
 from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
 
-CONTENT = FIXTURES / "tiny"
 IMMUTABLE = "public, max-age=31536000, immutable"
-
-
-@pytest.fixture(scope="module")
-def tiny_site() -> Path:
-    return shared_site(CONTENT)
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +58,9 @@ def test_root_redirects_to_chinese(nginx_port):
     assert (status, headers["Location"]) == (301, "/zh/")
 
 
-def test_aliases_redirect_permanently(nginx_port):
-    aliased = [(alias, record.id) for record in load_knowledge_base(CONTENT).records for alias in record.aliases]
-    assert aliased, f"{CONTENT} needs a record with aliases for this test"
+def test_aliases_redirect_permanently(nginx_port, tiny_content):
+    aliased = [(alias, record.id) for record in load_knowledge_base(tiny_content).records for alias in record.aliases]
+    assert len(aliased) == 2, "the tiny site has gpu-oom's two aliases"
     for alias, record_id in aliased:
         for lang in LANGUAGES:
             for old in (f"/{lang}/{alias}/", f"/{lang}/{alias}", f"/{lang}/{alias}/index.html"):
@@ -76,17 +69,9 @@ def test_aliases_redirect_permanently(nginx_port):
             assert get(nginx_port, f"/{lang}/{record_id}/")[0] == 200
 
 
-@pytest.mark.site
-def test_an_alias_of_the_longest_allowed_id_redirects(tmp_path):
+def test_an_alias_of_the_longest_allowed_id_redirects(nginx_port):
     """Map keys up to /<lang>/<80 characters>/index.html fit nginx's map hash (map_hash_bucket_size)."""
-    longest = "-".join(["abcdefghi"] * 8)  # 80 characters, the schema's limit
-    content = tmp_path / "content"
-    shutil.copytree(CONTENT, content)
-    record = content / "entries" / "gpu-oom.yml"
-    record.write_text(record.read_text(encoding="utf-8").replace("aliases: [cuda-oom-old]", f"aliases: [{longest}]"),
-                      encoding="utf-8")
-    with serve_with_nginx(shared_site(content)) as port:
-        status, headers, _ = get(port, f"/en/{longest}/index.html")
+    status, headers, _ = get(nginx_port, f"/en/{LONGEST_ALIAS}/index.html")
     assert (status, headers["Location"]) == (301, "/en/gpu-oom/")
 
 
@@ -133,8 +118,8 @@ def test_cache_lifetimes(nginx_port, tiny_site, pattern, cache_control):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_pages_work_in_the_browser_through_nginx(browser, nginx_port, lang):
-    record = next(r for r in load_knowledge_base(CONTENT).records if r.aliases)
+def test_pages_work_in_the_browser_through_nginx(browser, nginx_port, tiny_content, lang):
+    record = next(r for r in load_knowledge_base(tiny_content).records if r.aliases)
     base_url = f"http://127.0.0.1:{nginx_port}/"
     with offline_page(browser, base_url) as visit:
         goto(visit.page, f"{base_url}{lang}/{record.aliases[0]}/")

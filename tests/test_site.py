@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT, shared_site
+from conftest import FIXTURES, ROOT
 from pitfalls.commands.build import build_site
 from pitfalls.commands.linkcheck import broken_links
 from pitfalls.records.validate import ContentError, load_knowledge_base
@@ -29,11 +29,6 @@ def text_of(markup: str) -> str:
 def entry_links(page: str) -> list[str]:
     """Ids of the entry cards listed on an index page, in order."""
     return re.findall(r'class="pf-card__title" href="(?:\.\./)*([a-z0-9-]+)/"', page)
-
-
-@pytest.fixture(scope="module")
-def tiny_site() -> Path:
-    return shared_site(FIXTURES / "tiny")
 
 
 def test_every_seed_entry_exists_in_both_languages(site):

@@ -40,9 +40,10 @@ Blink and V8), e.g. where a distribution packages no headless shell. `make test`
 time the full browser."""
 
 
-ONE_WORKER_MODULES = ("test_search.py", "test_search_stages.py")
-"""Modules whose module-scoped fixtures are expensive and live in memory (the query set run in a browser,
-the engine's index under node): each runs whole on one xdist worker, so the fixture is made once."""
+ONE_WORKER_MODULES = ("test_search.py", "test_search_stages.py", "test_serve.py")
+"""Modules whose module-scoped fixtures are expensive and live in memory or in a process (the query set run in a
+browser, the engine's index under node, a `pitfalls serve`): each runs whole on one xdist worker, so the fixture is
+made once."""
 
 
 def pytest_collection_modifyitems(items):

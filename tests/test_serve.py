@@ -46,13 +46,17 @@ def wait_for(url: str, check) -> tuple[int, str]:
         time.sleep(0.3)
 
 
-@pytest.fixture
-def served(tmp_path):
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
     """(content folder, base URL, output so far) of `pitfalls serve` over a copy of the tiny fixture, on a port the
-    system picks (`--port 0`: no other test can take it first), read from the address it says it serves on."""
-    content = tmp_path / "content"
+    system picks (`--port 0`: no other test can take it first), read from the address it says it serves on.
+
+    One server for the module's tests, as an author keeps one running while editing (the module runs on one
+    worker: ONE_WORKER_MODULES in conftest.py); a test that breaks a record mends it before it ends."""
+    work = tmp_path_factory.mktemp("serve")
+    content = work / "content"
     shutil.copytree(FIXTURES / "tiny", content)
-    log = tmp_path / "serve.log"
+    log = work / "serve.log"
     with log.open("w") as out:
         server = subprocess.Popen([sys.executable, "-m", "pitfalls", "serve", "--port", "0", "--content", str(content)],
                                   cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)

@@ -191,7 +191,7 @@ def tiny_content() -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_site() -> Path:
-    """`tiny_content` built (both languages), once per session: the site the nginx and translation tests read."""
+    """`tiny_content` built (both languages), once per session: the site the site, nginx and translation tests read."""
     return _tiny() / "site"
 
 

@@ -62,6 +62,7 @@ SETS = (
     QuerySet("held-out 2", "bench/queries_heldout2.yml", True, held_out=True),
     QuerySet("held-out 3", "bench/queries_heldout3.yml", True, held_out=True),
     QuerySet("held-out 4", "bench/queries_heldout4.yml", True, held_out=True),
+    QuerySet("held-out 5", "bench/queries_heldout5.yml", True, held_out=True),
     QuerySet("seed held-out", "bench/queries_seed_heldout.yml", True, held_out=True),
     QuerySet("seed held-out at 12 entries", "bench/queries_seed_heldout.yml", False, held_out=True),
 )

@@ -52,7 +52,7 @@ def test_a_judgment_for_no_query_of_the_set_is_an_error(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["queries_dev.yml", "queries_heldout.yml", "queries_heldout2.yml", "queries_heldout3.yml",
-                                  "queries_heldout4.yml", "queries_seed_heldout.yml"])
+                                  "queries_heldout4.yml", "queries_heldout5.yml", "queries_seed_heldout.yml"])
 def test_each_bench_query_names_entries_of_the_corpus(name):
     queries = yaml.safe_load((ROOT / "bench" / name).read_text(encoding="utf-8"))["queries"]
     entries = {p.stem for folder in ("content/entries", "bench/corpus/entries") for p in (ROOT / folder).glob("*.yml")}
@@ -70,9 +70,9 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, tmp_p
     monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, ["none"]) for q in queries])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
-    rows = {line[:28].strip(): line[28:].split() for line in out[1:11]}  # n, misses, top-1: every answer is wrong
+    rows = {line[:28].strip(): line[28:].split() for line in out[1:12]}  # n, misses, top-1: every answer is wrong
     assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "held-out", "held-out 2", "held-out 3",
-                          "held-out 4", "seed held-out", "seed held-out at 12 entries"]
+                          "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries"]
     assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev")) > 0

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import jinja2
 import pytest
+from markupsafe import Markup
 
 from conftest import FIXTURES
 from helpers.bases import dates, knowledge_base
@@ -14,6 +15,7 @@ from pitfalls.pages.render import (
     Heading,
     RenderedPage,
     SiteRenderer,
+    attribute_value,
     block_markup,
     environment,
     inline_markup,
@@ -21,7 +23,7 @@ from pitfalls.pages.render import (
     preview_description,
     shorten,
 )
-from pitfalls.records.model import Label
+from pitfalls.records.model import Label, Text
 from pitfalls.records.validate import load_knowledge_base
 
 
@@ -180,6 +182,69 @@ def test_the_pages_that_are_not_entries():
     assert '<tr id="coverage-en"><td>English</td><td>1/2 entries (50%)</td></tr>' in translations.content
     assert ('<li><a href="../docker-no-gpu/">容器内看不到 GPU</a> · <a class="pf-edit" '
             'href="https://example.org/edit/tests/fixtures/tiny/entries/docker-no-gpu.yml">Edit this record</a></li>') in translations.content
+
+
+def test_listing_pages_describe_their_heading_count_and_first_eight_titles():
+    """A listing's link preview: its heading, how many entries it has in all, and the titles of its first 8."""
+    base = knowledge_base(10)
+    base = replace(base, records=tuple(replace(r, title=Text(f"标题{i}", f"Title {i}")) for i, r in enumerate(base.records)))
+    described = {p.src_uri: p.description for p in SiteRenderer(base, "en", dates=dates(base)).pages()}
+    assert described["categories/training.md"] == \
+        "Category: Training · 10 entries: Title 0, Title 1, Title 2, Title 3, Title 4, Title 5, Title 6, Title 7"
+    # tag-05 is on the entries whose tags reach it: 8 of the 10, not entry-000 (1 tag) nor entry-009 (4; knowledge_base)
+    assert described["tags/tag-05.md"] == \
+        "Tag: #Tag 5 · 8 entries: Title 1, Title 2, Title 3, Title 4, Title 5, Title 6, Title 7, Title 8"
+    assert described["recent.md"] == \
+        "Recently updated · 10 entries: Title 8, Title 7, Title 6, Title 5, Title 4, Title 3, Title 2, Title 1"
+    # the 12 most used of the 29 tags in use, most used first
+    assert described["tags/index.md"] == ("Browse every entry by 29 tags: #Tag 0, #Tag 1, #Tag 2, #Tag 3, #Tag 4, #Tag 5, "
+                                          "#Tag 6, #Tag 7, #Tag 8, #Tag 9, #Tag 10, #Tag 11")
+
+
+def test_the_translation_page_describes_the_coverage_of_each_language():
+    base = load_knowledge_base(FIXTURES / "tiny")
+    assert SiteRenderer(base, "zh").translations().description == \
+        "条目的翻译进度：中文 2/2 条（100%）、英文 1/2 条（50%）。缺少的语言显示另一种语言的原文。"
+    assert SiteRenderer(base, "en").translations().description == ("Translation status of the entries: Chinese 2/2 entries "
+                                                                   "(100%), English 1/2 entries (50%). A missing language "
+                                                                   "shows the other language's original text.")
+
+
+def test_an_entry_links_to_its_feedback_form_only_with_a_repository():
+    base = load_knowledge_base(FIXTURES / "tiny")
+    record = base.record("gpu-oom")
+    page = SiteRenderer(base, "en", repo_url="https://github.com/team/pitfalls", site_url="https://pf.example.org/en/").entry(record)
+    assert ('<a href="https://github.com/team/pitfalls/issues/new?template=entry-feedback.yml&amp;title=%5Bentry%20feedback'
+            '%5D%20Out%20of%20GPU%20memory&amp;entry=gpu-oom&amp;url=https%3A%2F%2Fpf.example.org%2Fen%2Fgpu-oom%2F&amp;'
+            'last_verified=2026-11-01&amp;environment=OS%3A%0AGPU%20%2F%20driver%3A%0ACUDA%3A%0APython%3A%0AFrameworks%20and'
+            '%20versions%3A%0A" rel="nofollow">') in page.content
+    assert "issues/new" not in SiteRenderer(base, "en").entry(record).content
+
+
+def test_copy_for_chat_buttons_carry_their_summary_on_one_line_of_the_page():
+    base = load_knowledge_base(FIXTURES / "tiny")
+    page = SiteRenderer(base, "en", site_url="https://pf.example.org/en/").entry(base.record("gpu-oom"))
+    assert ('data-pf-text="Out of GPU memory&#10;Symptom: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB&#10;'
+            'Fix: Lower batch_size&#10;https://pf.example.org/en/gpu-oom/"') in page.content
+    assert ('data-pf-html="&lt;p&gt;&lt;a href=&#34;https://pf.example.org/en/gpu-oom/&#34;&gt;&lt;strong&gt;Out of GPU '
+            'memory&lt;/strong&gt;&lt;/a&gt;&lt;br&gt;&#10;Symptom: ') in page.content
+    # markup is escaped too (an attribute is no place for it); Windows line ends become one break
+    assert attribute_value(Markup('<b a="1">x</b>\r\ny')) == "&lt;b a=&#34;1&#34;&gt;x&lt;/b&gt;&#10;y"
+
+
+def test_copy_for_chat_cuts_a_long_quick_fix_at_300_characters():
+    base = load_knowledge_base(FIXTURES / "tiny")
+    record = replace(base.record("gpu-oom"), quick_fix=Text("修" * 400, "x" * 400))
+    text = SiteRenderer(base, "en").chat_summaries(record)[""].text
+    assert f"\nFix: {'x' * 299}…\n" in text
+
+
+def test_the_table_of_contents_adds_nothing_to_the_page():
+    """The heading macro lists each heading in the table of contents as it writes it: the listing prints nothing."""
+    base = load_knowledge_base(FIXTURES / "tiny")
+    content = SiteRenderer(base, "en").entry(base.record("gpu-oom")).content
+    headings = [line for line in content.splitlines() if "<h2 " in line]
+    assert len(headings) == 7 and all(line.startswith('<h2 id="') for line in headings)
 
 
 def test_a_template_that_names_something_undefined_fails_instead_of_printing_nothing():

@@ -9,7 +9,7 @@ import pytest
 from markupsafe import Markup
 
 from conftest import FIXTURES
-from helpers.bases import dates, knowledge_base
+from helpers.bases import TINY, dates, knowledge_base
 from pitfalls.pages import listings
 from pitfalls.pages.render import (
     Heading,
@@ -202,28 +202,25 @@ def test_listing_pages_describe_their_heading_count_and_first_eight_titles():
 
 
 def test_the_translation_page_describes_the_coverage_of_each_language():
-    base = load_knowledge_base(FIXTURES / "tiny")
-    assert SiteRenderer(base, "zh").translations().description == \
+    assert SiteRenderer(TINY, "zh").translations().description == \
         "条目的翻译进度：中文 2/2 条（100%）、英文 1/2 条（50%）。缺少的语言显示另一种语言的原文。"
-    assert SiteRenderer(base, "en").translations().description == ("Translation status of the entries: Chinese 2/2 entries "
+    assert SiteRenderer(TINY, "en").translations().description == ("Translation status of the entries: Chinese 2/2 entries "
                                                                    "(100%), English 1/2 entries (50%). A missing language "
                                                                    "shows the other language's original text.")
 
 
 def test_an_entry_links_to_its_feedback_form_only_with_a_repository():
-    base = load_knowledge_base(FIXTURES / "tiny")
-    record = base.record("gpu-oom")
-    page = SiteRenderer(base, "en", repo_url="https://github.com/team/pitfalls", site_url="https://pf.example.org/en/").entry(record)
+    record = TINY.record("gpu-oom")
+    page = SiteRenderer(TINY, "en", repo_url="https://github.com/team/pitfalls", site_url="https://pf.example.org/en/").entry(record)
     assert ('<a href="https://github.com/team/pitfalls/issues/new?template=entry-feedback.yml&amp;title=%5Bentry%20feedback'
             '%5D%20Out%20of%20GPU%20memory&amp;entry=gpu-oom&amp;url=https%3A%2F%2Fpf.example.org%2Fen%2Fgpu-oom%2F&amp;'
             'last_verified=2026-11-01&amp;environment=OS%3A%0AGPU%20%2F%20driver%3A%0ACUDA%3A%0APython%3A%0AFrameworks%20and'
             '%20versions%3A%0A" rel="nofollow">') in page.content
-    assert "issues/new" not in SiteRenderer(base, "en").entry(record).content
+    assert "issues/new" not in SiteRenderer(TINY, "en").entry(record).content
 
 
 def test_copy_for_chat_buttons_carry_their_summary_on_one_line_of_the_page():
-    base = load_knowledge_base(FIXTURES / "tiny")
-    page = SiteRenderer(base, "en", site_url="https://pf.example.org/en/").entry(base.record("gpu-oom"))
+    page = SiteRenderer(TINY, "en", site_url="https://pf.example.org/en/").entry(TINY.record("gpu-oom"))
     assert ('data-pf-text="Out of GPU memory&#10;Symptom: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB&#10;'
             'Fix: Lower batch_size&#10;https://pf.example.org/en/gpu-oom/"') in page.content
     assert ('data-pf-html="&lt;p&gt;&lt;a href=&#34;https://pf.example.org/en/gpu-oom/&#34;&gt;&lt;strong&gt;Out of GPU '
@@ -233,16 +230,14 @@ def test_copy_for_chat_buttons_carry_their_summary_on_one_line_of_the_page():
 
 
 def test_copy_for_chat_cuts_a_long_quick_fix_at_300_characters():
-    base = load_knowledge_base(FIXTURES / "tiny")
-    record = replace(base.record("gpu-oom"), quick_fix=Text("修" * 400, "x" * 400))
-    text = SiteRenderer(base, "en").chat_summaries(record)[""].text
+    record = replace(TINY.record("gpu-oom"), quick_fix=Text("修" * 400, "x" * 400))
+    text = SiteRenderer(TINY, "en").chat_summaries(record)[""].text
     assert f"\nFix: {'x' * 299}…\n" in text
 
 
 def test_the_table_of_contents_adds_nothing_to_the_page():
     """The heading macro lists each heading in the table of contents as it writes it: the listing prints nothing."""
-    base = load_knowledge_base(FIXTURES / "tiny")
-    content = SiteRenderer(base, "en").entry(base.record("gpu-oom")).content
+    content = SiteRenderer(TINY, "en").entry(TINY.record("gpu-oom")).content
     headings = [line for line in content.splitlines() if "<h2 " in line]
     assert len(headings) == 7 and all(line.startswith('<h2 id="') for line in headings)
 

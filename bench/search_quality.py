@@ -148,17 +148,24 @@ def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[
     return top1
 
 
-def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
-    """Each of SETS's misses, the query sets of one content folder asked of one index."""
-    loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in SETS}
+def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dict | None = None
+             ) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
+    """Each query set's queries with the ids they return, the sets of one content folder asked of one index."""
+    loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in sets}
+    answers = {}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
-        contents = {False: ROOT / "content", True: assemble(Path(tmp) / "content")}
-        answers = {}
-        for at_corpus, content in contents.items():
-            sets = [query_set for query_set in SETS if query_set.at_corpus == at_corpus]
-            asked = evaluate(content, [q for query_set in sets for q in loaded[query_set]], off, options)
-            for query_set in sets:
+        for at_corpus in sorted({query_set.at_corpus for query_set in sets}):
+            content = assemble(Path(tmp) / "content") if at_corpus else ROOT / "content"
+            asked_here = [query_set for query_set in sets if query_set.at_corpus == at_corpus]
+            asked = evaluate(content, [q for query_set in asked_here for q in loaded[query_set]], off, options)
+            for query_set in asked_here:
                 answers[query_set], asked = asked[:len(loaded[query_set])], asked[len(loaded[query_set]):]
+    return answers
+
+
+def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
+    """Each of SETS's misses."""
+    answers = ask_sets(SETS, off, options)
     print(f"{'set':28} {'n':>4} {'misses':>6} {'top-1':>6}")
     for query_set in SETS:
         missed = sum(is_miss(query, ids) for query, ids in answers[query_set])

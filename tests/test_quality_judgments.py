@@ -6,13 +6,15 @@ misses (`--every-set`); its bad arguments end in one line."""
 
 from __future__ import annotations
 
+import json
+import random
 import subprocess
 import sys
 
 import pytest
 import yaml
 
-from bench import search_quality
+from bench import blind_judging, search_quality
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
 
@@ -90,3 +92,56 @@ def test_bad_arguments_end_in_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.splitlines()[:2] == ["search_quality: the search engine failed (what node said follows)",
                                             "Error: unknown search stage or rule nosuch"]
+
+
+def _record(name: str) -> dict:
+    return {"title": {"zh": f"{name} 标题", "en": f"{name} title"}, "quick_fix": {"zh": "修", "en": "fix"},
+            "symptoms": ["VerbatimError: x", {"zh": "症状", "en": "symptom"}]}
+
+
+def test_blind_pairs_show_the_judge_no_id_and_no_side():
+    """Every miss is paired with its expected entry, as many hits as controls with their best other answer; the
+    judge's file names no entry and does not say which side the set or the engine chose; the key says it."""
+    records = {id_: _record(name) for id_, name in (("right", "alpha"), ("wrong", "beta"), ("also-right", "gamma"), ("second", "delta"))}
+    answers = [("corpus", {"q": f"asked {n}", "id": "right", "kind": "en", "lang": "en"}, ["wrong", "right"]) for n in range(20)]
+    answers += [("seed", {"q": f"问 {n}", "id": "right", "also": ["also-right"], "kind": "zh-word"},
+                 ["also-right", "right", "second"]) for n in range(30)]
+    answers += [("seed", {"q": "no answer", "id": "right", "kind": "zh-word"}, []),
+                ("seed", {"q": "nothing else", "id": "right", "kind": "zh-word"}, ["right"])]
+    pairs, key = blind_judging.blind_pairs(answers, records, random.Random(1))
+    assert [pair["n"] for pair in pairs] == [pair["n"] for pair in key] == list(range(40))
+    assert sorted(pair["kind"] for pair in key) == ["control"] * 20 + ["miss"] * 20
+    for pair, truth in zip(pairs, key, strict=True):
+        assert {truth["A"], truth["B"]} == {"right", "wrong" if truth["kind"] == "miss" else "second"}
+        assert pair["A"]["title"] == records[truth["A"]]["title"][truth["lang"]]
+        assert pair["A"]["symptoms"] == ["VerbatimError: x", "症状" if truth["lang"] == "zh" else "symptom"]
+        shown = json.dumps(pair, ensure_ascii=False)
+        assert not [word for word in ("right", "wrong", "second", "expected", "miss", "control") if word in shown]
+    assert {truth["A"] == truth["expected"] for truth in key} == {True, False}  # the expected entry is not always A
+
+
+def test_blind_judging_tallies_what_the_judge_chose_and_refuses_a_missing_or_unknown_verdict():
+    key = [{"n": 0, "kind": "miss", "expected": "x", "A": "x", "B": "y"},
+           {"n": 1, "kind": "miss", "expected": "x", "A": "x", "B": "y"},
+           {"n": 2, "kind": "miss", "expected": "x", "A": "y", "B": "x"},
+           {"n": 3, "kind": "control", "expected": "x", "A": "y", "B": "x"},
+           {"n": 4, "kind": "control", "expected": "x", "A": "y", "B": "x"}]
+    verdicts = [{"n": 0, "verdict": "B"}, {"n": 1, "verdict": "both"}, {"n": 2, "verdict": "B"},
+                {"n": 3, "verdict": "neither"}, {"n": 4, "verdict": "A"}]
+    assert blind_judging.tally(key, verdicts) == {("miss", "other"): 1, ("miss", "both"): 1, ("miss", "expected"): 1,
+                                                  ("control", "neither"): 1, ("control", "other"): 1}
+    with pytest.raises(SystemExit, match="no verdict for 1 pair.*n=4"):
+        blind_judging.tally(key, verdicts[:4])
+    with pytest.raises(SystemExit, match="n=4: verdict 'a' is not A, B, both or neither"):
+        blind_judging.tally(key, [*verdicts[:4], {"n": 4, "verdict": "a"}])
+
+
+def test_the_recorded_blind_judgments_name_entries_readable_sets_and_verdicts_only():
+    """bench/blind_judgments_2026-12-05.yml, the measurement docs/SEARCH.md reports: no held-out set's query in it."""
+    rows = yaml.safe_load((ROOT / "bench" / "blind_judgments_2026-12-05.yml").read_text(encoding="utf-8"))["judgments"]
+    entries = {p.stem for folder in ("content/entries", "bench/corpus/entries") for p in (ROOT / folder).glob("*.yml")}
+    readable = {query_set.name for query_set in search_quality.SETS if not query_set.held_out}
+    assert sum(row["pair"] == "miss" for row in rows) == sum(row["pair"] == "control" for row in rows) == 79
+    for row in rows:
+        assert row["set"] in readable and {row["expected"], row["other"]} <= entries, row
+        assert row["expected"] != row["other"] and row["chose"] in ("expected", "other", "both", "neither"), row

@@ -1,0 +1,112 @@
+"""Are the readable query sets' misses the engine's fault or the judgments'? Pairs for a blind judge, and their score.
+
+    .venv/bin/python -m bench.blind_judging pairs DIR    # DIR/pairs.json for the judge, DIR/key.json apart
+    .venv/bin/python -m bench.blind_judging score DIR    # DIR/key.json against DIR/verdicts*.json
+
+Each miss of the readable sets (`search_quality.SETS`, never a held-out one) becomes a pair: the query, the entry its
+set expects and the one the engine put first. As many hits, drawn at random, are controls: the expected entry and the
+engine's best other answer. The judge sees the query and the two entries' text (title, quick fix, symptoms, cause, in
+the query's language) as A and B, in random order, never an id or which one the set or the engine chose, and answers
+A, B, both (either serves the asker fully) or neither: `verdicts*.json`, a list of {n, verdict, why}. The score counts,
+for misses and controls apart, how often the judge chose the expected entry, the other, both or neither: a miss judged
+"both" or "other" is one the set's judgment, not the ranking, lost (docs/SEARCH.md, "Measured").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from bench.search_quality import ROOT, SETS, ask_sets, expected_ids, is_miss, query_language
+from pitfalls.commands.cli import run_command
+
+SEED = 20261205
+"""The draw of controls and of each pair's order: the same pairs from the same answers."""
+ENTRY_FOLDERS = (ROOT / "content" / "entries", ROOT / "bench" / "corpus" / "entries")
+
+
+def entry_text(record: dict, lang: str) -> dict:
+    """What the judge reads of an entry: its title, quick fix, symptoms (a verbatim message as it is) and cause in `lang`."""
+    return {"title": record["title"][lang], "quick_fix": record["quick_fix"][lang],
+            "symptoms": [symptom if isinstance(symptom, str) else symptom[lang] for symptom in record.get("symptoms", [])],
+            "cause": record.get("cause", {}).get(lang)}
+
+
+def blind_pairs(answers: list[tuple[str, dict, list[str]]], records: dict[str, dict], rng: random.Random
+                ) -> tuple[list[dict], list[dict]]:
+    """(pairs for the judge, their key) from (set name, query, ids returned) triples: every miss with an answer, and as
+    many hits with another answer as controls; shuffled, each pair's two entries in random order."""
+    misses, hits = [], []
+    for set_name, query, ids in answers:
+        others = [id_ for id_ in ids if id_ not in expected_ids(query)]
+        if is_miss(query, ids) and ids:
+            misses.append(("miss", set_name, query, ids[0]))
+        elif not is_miss(query, ids) and others:
+            hits.append(("control", set_name, query, others[0]))
+    items = misses + rng.sample(hits, min(len(misses), len(hits)))
+    rng.shuffle(items)
+    pairs, key = [], []
+    for n, (kind, set_name, query, other) in enumerate(items):
+        lang = query_language(query)
+        a, b = (query["id"], other) if rng.random() < 0.5 else (other, query["id"])
+        pairs.append({"n": n, "query": query["q"], "site": lang,
+                      "A": entry_text(records[a], lang), "B": entry_text(records[b], lang)})
+        key.append({"n": n, "kind": kind, "set": set_name, "query": query["q"], "lang": lang, "query_kind": query["kind"],
+                    "expected": query["id"], "other": other, "A": a, "B": b})
+    return pairs, key
+
+
+def tally(key: list[dict], verdicts: list[dict]) -> Counter:
+    """(miss or control, what the judge chose: expected, other, both or neither) → count."""
+    by_n = {verdict["n"]: verdict["verdict"] for verdict in verdicts}
+    if missing := [pair["n"] for pair in key if pair["n"] not in by_n]:
+        raise SystemExit(f"verdicts: no verdict for {len(missing)} pair(s), the first: n={missing[0]}")
+    counts = Counter()
+    for pair in key:
+        verdict = by_n[pair["n"]]
+        if verdict not in ("A", "B", "both", "neither"):
+            raise SystemExit(f"verdicts: n={pair['n']}: verdict {verdict!r} is not A, B, both or neither")
+        chosen = verdict if verdict in ("both", "neither") else "expected" if pair[verdict] == pair["expected"] else "other"
+        counts[pair["kind"], chosen] += 1
+    return counts
+
+
+def write_pairs(folder: Path) -> None:
+    records = {path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
+               for entries in ENTRY_FOLDERS for path in entries.glob("*.yml")}
+    readable = tuple(query_set for query_set in SETS if not query_set.held_out)
+    answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(readable).items() for query, ids in asked]
+    pairs, key = blind_pairs(answers, records, random.Random(SEED))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pairs.json").write_text(json.dumps(pairs, ensure_ascii=False, indent=1), encoding="utf-8")
+    (folder / "key.json").write_text(json.dumps(key, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"{len(pairs)} pairs ({sum(pair['kind'] == 'miss' for pair in key)} misses) in {folder / 'pairs.json'}; "
+          f"give the judge that file only")
+
+
+def print_score(folder: Path) -> None:
+    key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
+    verdicts = [v for path in sorted(folder.glob("verdicts*.json")) for v in json.loads(path.read_text(encoding="utf-8"))]
+    counts = tally(key, verdicts)
+    print(f"{'':8} {'expected':>8} {'other':>6} {'both':>5} {'neither':>7}")
+    for kind in ("miss", "control"):
+        print(f"{kind:8} " + " ".join(f"{counts[kind, chosen]:>{width}}" for chosen, width in
+                                      (("expected", 8), ("other", 6), ("both", 5), ("neither", 7))))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("step", choices=("pairs", "score"))
+    parser.add_argument("folder", type=Path)
+    return run_command("blind_judging", parser, parser.parse_args(),
+                       lambda args: write_pairs(args.folder) if args.step == "pairs" else print_score(args.folder))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

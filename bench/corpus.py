@@ -15,13 +15,17 @@ import argparse
 import shutil
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
-def assemble(out: Path) -> Path:
-    """Write the corpus as a content folder at `out` (created, or emptied first) and return it."""
+def assemble(out: Path, keep: frozenset[str] | None = None) -> Path:
+    """Write the corpus as a content folder at `out` (created, or emptied first) and return it. `keep`: the corpus
+    entries to write (all when None), as a smaller wiki would have them; the seed entries are always written, and a
+    `related` id of an entry left out is dropped."""
     if out.exists():
         shutil.rmtree(out)
     (out / "entries").mkdir(parents=True)
@@ -31,10 +35,23 @@ def assemble(out: Path) -> Path:
     extra = [line for line in (CORPUS / "tags.yml").read_text(encoding="utf-8").splitlines()
              if not line.startswith("#")]
     (out / "tags.yml").write_text(tags + "\n".join(extra) + "\n", encoding="utf-8")
-    for entries in (CONTENT / "entries", CORPUS / "entries"):
-        for record in sorted(entries.glob("*.yml")):
-            shutil.copy2(record, out / "entries" / record.name)
+    corpus = sorted((CORPUS / "entries").glob("*.yml"))
+    written = sorted((CONTENT / "entries").glob("*.yml")) + [r for r in corpus if keep is None or r.stem in keep]
+    left_out = {record.stem for record in corpus} - {record.stem for record in written}
+    for record in written:
+        lines = record.read_text(encoding="utf-8").splitlines(keepends=True)
+        for n, line in enumerate(lines):
+            # every record names its related entries on one line, `related: [a, b]`
+            if line.startswith("related:") and left_out:
+                related = [id_ for id_ in yaml.safe_load(line)["related"] if id_ not in left_out]
+                lines[n] = f"related: [{', '.join(related)}]\n" if related else ""
+        (out / "entries" / record.name).write_text("".join(lines), encoding="utf-8")
     return out
+
+
+def corpus_ids() -> list[str]:
+    """The ids of the corpus entries (not the seed's), in file order."""
+    return sorted(record.stem for record in (CORPUS / "entries").glob("*.yml"))
 
 
 def main() -> None:

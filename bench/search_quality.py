@@ -14,13 +14,15 @@ equally good answer to it.
 
 `--every-set`: the misses of every query set (SETS), one line each, as docs/SEARCH.md reports a change by: a change is
 kept when the readable sets' misses go down and the held-out ones' do not go up. With `--misses` it lists the misses of
-the readable sets only: the held-out sets' are never printed.
+the readable sets only: the held-out sets' are never printed. With `--entries N [--draws K]` it asks the corpus's sets
+of smaller wikis, the seed entries and K random draws of the corpus's, N entries in all: top-1 of each draw.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import tempfile
 from collections import defaultdict
@@ -29,9 +31,10 @@ from pathlib import Path
 
 import yaml
 
-from bench.corpus import assemble
+from bench.corpus import assemble, corpus_ids
 from pitfalls.commands.cli import run_command
 from pitfalls.commands.search import run_queries
+from pitfalls.errors import PitfallsError
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.validate import load_knowledge_base
 
@@ -148,18 +151,21 @@ def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[
     return top1
 
 
-def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dict | None = None
-             ) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
-    """Each query set's queries with the ids they return, the sets of one content folder asked of one index."""
+def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dict | None = None,
+             keep: frozenset[str] | None = None) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
+    """Each query set's queries with the ids they return, the sets of one content folder asked of one index. `keep`:
+    the corpus entries of a smaller wiki (`corpus.assemble`); a query about an entry left out is not asked."""
     loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in sets}
     answers = {}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         for at_corpus in sorted({query_set.at_corpus for query_set in sets}):
-            content = assemble(Path(tmp) / "content") if at_corpus else ROOT / "content"
-            asked_here = [query_set for query_set in sets if query_set.at_corpus == at_corpus]
-            asked = evaluate(content, [q for query_set in asked_here for q in loaded[query_set]], off, options)
-            for query_set in asked_here:
-                answers[query_set], asked = asked[:len(loaded[query_set])], asked[len(loaded[query_set]):]
+            content = assemble(Path(tmp) / "content", keep) if at_corpus else ROOT / "content"
+            present = {record.stem for record in (content / "entries").glob("*.yml")}
+            asked_here = {query_set: [q for q in loaded[query_set] if q["id"] in present]
+                          for query_set in sets if query_set.at_corpus == at_corpus}
+            asked = evaluate(content, [q for queries in asked_here.values() for q in queries], off, options)
+            for query_set, queries in asked_here.items():
+                answers[query_set], asked = asked[:len(queries)], asked[len(queries):]
     return answers
 
 
@@ -177,6 +183,29 @@ def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
                     if is_miss(query, ids):
                         print(f"MISS {query_set.name} {describe_miss(query, ids)}")
         print("(the held-out sets' misses are not listed)")
+
+
+def every_set_smaller(off: tuple[str, ...], options: dict, entries: int, draws: int) -> None:
+    """The corpus sets asked of smaller wikis: the seed entries and a random draw of the corpus's, `entries` in all,
+    `draws` times (draw k seeded with k). Per set, the queries asked a draw (those about an entry drawn) and the top-1
+    of each draw; no misses are listed."""
+    corpus = corpus_ids()
+    if draws < 1:
+        raise PitfallsError(f"--draws {draws}: give 1 or more")
+    if not 12 < entries <= 12 + len(corpus):
+        raise PitfallsError(f"--entries {entries}: give 13 to {12 + len(corpus)} (the 12 seed entries and some of the corpus's)")
+    sets = tuple(query_set for query_set in SETS if query_set.at_corpus)
+    top1: dict[QuerySet, list[str]] = defaultdict(list)
+    asked: dict[QuerySet, list[int]] = defaultdict(list)
+    for draw in range(draws):
+        keep = frozenset(random.Random(draw).sample(corpus, entries - 12))
+        for query_set, answers in ask_sets(sets, off, options, keep).items():
+            asked[query_set].append(len(answers))
+            top1[query_set].append(f"{1 - sum(is_miss(q, ids) for q, ids in answers) / len(answers):.2f}" if answers else "-")
+    print(f"{'set':28} {'asked':>9} top-1 of each draw ({entries} entries)")
+    for query_set in sets:
+        name = query_set.name.replace("at 172 entries", f"at {entries}")
+        print(f"{name:28} {min(asked[query_set]):>4}–{max(asked[query_set]):<4} {' '.join(top1[query_set])}")
 
 
 def main() -> int:
@@ -199,11 +228,19 @@ def _parser() -> argparse.ArgumentParser:
                              "half and measure it on the other, which it was not tuned on")
     parser.add_argument("--every-set", action="store_true",
                         help="the misses of every query set, readable and held out (the misses of the held-out sets are never listed)")
+    parser.add_argument("--entries", type=int,
+                        help="with --every-set: ask the corpus sets of a smaller wiki, the seed entries and a random draw of the "
+                             "corpus's, this many entries in all (the issue's held-out sets were asked at 92); top-1 only")
+    parser.add_argument("--draws", type=int, default=5, help="with --entries: how many random draws (default 5)")
     return parser
 
 
 def run(args: argparse.Namespace) -> None:
     off = tuple(filter(None, args.off.split(",")))
+    if args.entries is not None:
+        if not args.every_set or args.misses:
+            raise PitfallsError("--entries goes with --every-set, without --misses (a smaller wiki's figures are top-1 only)")
+        return every_set_smaller(off, args.options, args.entries, args.draws)
     if args.every_set:
         return every_set(off, args.options, args.misses)
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"

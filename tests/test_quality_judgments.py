@@ -15,8 +15,10 @@ import pytest
 import yaml
 
 from bench import blind_judging, search_quality
+from bench.corpus import assemble, corpus_ids
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
+from pitfalls.records.validate import load_knowledge_base
 
 JUDGMENTS = ROOT / "bench" / "seed_queries_also_at_corpus.yml"
 SEED_QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
@@ -65,10 +67,9 @@ def test_each_bench_query_names_entries_of_the_corpus(name):
         assert query.get("lang", "zh") in ("zh", "en"), query
 
 
-def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, tmp_path, capsys):
+def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsys):
     """`python -m bench.search_quality --every-set --misses` counts every set's misses and prints the readable sets'
     queries only: a held-out set whose misses were read is no longer held out."""
-    monkeypatch.setattr(search_quality, "assemble", lambda folder: tmp_path)
     monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, ["none"]) for q in queries])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
@@ -145,3 +146,43 @@ def test_the_recorded_blind_judgments_name_entries_readable_sets_and_verdicts_on
     for row in rows:
         assert row["set"] in readable and {row["expected"], row["other"]} <= entries, row
         assert row["expected"] != row["other"] and row["chose"] in ("expected", "other", "both", "neither"), row
+
+
+def test_a_smaller_corpus_keeps_the_seed_entries_and_drops_related_ids_of_entries_left_out(tmp_path):
+    """corpus.assemble(out, keep): the wiki at another size, still a valid content folder."""
+    linking = "adam-optimizer-state-oom-first-step"  # related: [cuda-out-of-memory] (a seed entry, always kept)
+    dropped_target = "oom-during-evaluation-no-grad"
+    keep = frozenset({linking, *[id_ for id_ in corpus_ids() if dropped_target in
+                                 yaml.safe_load((ROOT / "bench/corpus/entries" / f"{id_}.yml").read_text(encoding="utf-8")).get("related", [])][:2]})
+    assert len(keep) == 3
+    content = assemble(tmp_path / "content", keep)
+    written = {path.stem for path in (content / "entries").glob("*.yml")}
+    assert written == {path.stem for path in (ROOT / "content/entries").glob("*.yml")} | keep
+    base = load_knowledge_base(content)  # raises on a related id naming no entry
+    related = {record.id: record.related for record in base.records}
+    assert related[linking] == ("cuda-out-of-memory",)
+    assert not [id_ for id_ in keep if dropped_target in related[id_]]
+
+
+def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(monkeypatch, tmp_path, capsys):
+    drawn = []
+
+    def fake_assemble(out, keep):
+        drawn.append(keep)
+        (out / "entries").mkdir(parents=True, exist_ok=True)
+        for id_ in {*keep, *(path.stem for path in (ROOT / "content/entries").glob("*.yml"))}:
+            (out / "entries" / f"{id_}.yml").write_text("", encoding="utf-8")
+        return out
+
+    monkeypatch.setattr(search_quality, "assemble", fake_assemble)
+    monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, [q["id"]]) for q in queries])
+    search_quality.every_set_smaller((), {}, entries=42, draws=2)
+    out = capsys.readouterr().out.splitlines()
+    assert len(drawn) == 2 and drawn[0] != drawn[1] and {len(keep) for keep in drawn} == {30}
+    rows = {line[:28].strip(): line[28:].split() for line in out[1:]}
+    assert rows["seed at 42"] == ["210–210", "1.00", "1.00"]  # every query is about a seed entry
+    corpus = yaml.safe_load((ROOT / "tests/search_queries_corpus.yml").read_text(encoding="utf-8"))["queries"]
+    seed = {path.stem for path in (ROOT / "content/entries").glob("*.yml")}
+    counts = sorted(sum(q["id"] in seed | keep for q in corpus) for keep in drawn)
+    assert rows["corpus"][0] == f"{counts[0]}–{counts[1]}" and counts[1] < 374
+    assert "seed held-out" in rows and "seed" not in rows  # the sets asked of the 12 entries alone are not asked again

@@ -1,9 +1,10 @@
 """Are the readable query sets' misses the engine's fault or the judgments'? Pairs for a blind judge, and their score.
 
-    .venv/bin/python -m bench.blind_judging pairs DIR    # DIR/pairs.json for the judge, DIR/key.json apart
+    .venv/bin/python -m bench.blind_judging pairs DIR [--set NAME …]   # DIR/pairs.json for the judge, DIR/key.json apart
     .venv/bin/python -m bench.blind_judging score DIR    # DIR/key.json against DIR/verdicts*.json
 
-Each miss of the readable sets (`search_quality.SETS`, never a held-out one) becomes a pair: the query, the entry its
+Each miss of the readable sets (`search_quality.SETS`; a held-out one only when named, and then its files are for the
+judge alone: the score prints counts, never a query) becomes a pair: the query, the entry its
 set expects and the one the engine put first. As many hits, drawn at random, are controls: the expected entry and the
 engine's best other answer. The judge sees the query and the two entries' text (title, quick fix, symptoms, cause, in
 the query's language) as A and B, in random order, never an id or which one the set or the engine chose, and answers
@@ -28,7 +29,7 @@ from pitfalls.commands.cli import run_command
 
 SEED = 20261205
 """The draw of controls and of each pair's order: the same pairs from the same answers."""
-ENTRY_FOLDERS = (ROOT / "content" / "entries", ROOT / "bench" / "corpus" / "entries")
+ENTRY_FOLDERS = tuple(ROOT / folder for folder in ("content/entries", "bench/corpus/entries", "bench/corpus_independent/entries"))
 
 
 def entry_text(record: dict, lang: str) -> dict:
@@ -77,11 +78,12 @@ def tally(key: list[dict], verdicts: list[dict]) -> Counter:
     return counts
 
 
-def write_pairs(folder: Path) -> None:
+def write_pairs(folder: Path, set_names: list[str]) -> None:
     records = {path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
                for entries in ENTRY_FOLDERS for path in entries.glob("*.yml")}
-    readable = tuple(query_set for query_set in SETS if not query_set.held_out)
-    answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(readable).items() for query, ids in asked]
+    sets = tuple(query_set for query_set in SETS if query_set.name in set_names) if set_names else \
+        tuple(query_set for query_set in SETS if not query_set.held_out)
+    answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(sets).items() for query, ids in asked]
     pairs, key = blind_pairs(answers, records, random.Random(SEED))
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "pairs.json").write_text(json.dumps(pairs, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -93,19 +95,23 @@ def write_pairs(folder: Path) -> None:
 def print_score(folder: Path) -> None:
     key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
     verdicts = [v for path in sorted(folder.glob("verdicts*.json")) for v in json.loads(path.read_text(encoding="utf-8"))]
-    counts = tally(key, verdicts)
-    print(f"{'':8} {'expected':>8} {'other':>6} {'both':>5} {'neither':>7}")
-    for kind in ("miss", "control"):
-        print(f"{kind:8} " + " ".join(f"{counts[kind, chosen]:>{width}}" for chosen, width in
-                                      (("expected", 8), ("other", 6), ("both", 5), ("neither", 7))))
+    print(f"{'':40} {'expected':>8} {'other':>6} {'both':>5} {'neither':>7}")
+    for set_name in dict.fromkeys(pair["set"] for pair in key):
+        counts = tally([pair for pair in key if pair["set"] == set_name], verdicts)
+        for kind in ("miss", "control"):
+            print(f"{set_name + ', ' + kind:40} " + " ".join(f"{counts[kind, chosen]:>{width}}" for chosen, width in
+                                                            (("expected", 8), ("other", 6), ("both", 5), ("neither", 7))))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("step", choices=("pairs", "score"))
     parser.add_argument("folder", type=Path)
+    parser.add_argument("--set", action="append", default=[], choices=[query_set.name for query_set in SETS],
+                        help="with pairs: a query set to take the misses of (repeatable; default: the readable sets). "
+                             "A held-out set's pairs and key hold its misses: give them to the judge, do not read them")
     return run_command("blind_judging", parser, parser.parse_args(),
-                       lambda args: write_pairs(args.folder) if args.step == "pairs" else print_score(args.folder))
+                       lambda args: write_pairs(args.folder, args.set) if args.step == "pairs" else print_score(args.folder))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from bench import blind_judging, search_quality
-from bench.corpus import assemble, corpus_ids
+from bench.corpus import INDEPENDENT, assemble, corpus_ids
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
 from pitfalls.records.validate import load_knowledge_base
@@ -73,13 +73,14 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, ["none"]) for q in queries])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
-    rows = {line[:28].strip(): line[28:].split() for line in out[1:12]}  # n, misses, top-1: every answer is wrong
+    rows = {line[:32].strip(): line[32:].split() for line in out[1:14]}  # n, misses, top-1: every answer is wrong
     assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "held-out", "held-out 2", "held-out 3",
-                          "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries"]
+                          "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries",
+                          "seed, independent 90", "seed held-out, independent 90"]
     assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev")) > 0
-    assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out"))]
+    assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out", "MISS seed, independent"))]
 
 
 def test_bad_arguments_end_in_one_line_and_exit_2(tmp_path):
@@ -167,7 +168,7 @@ def test_a_smaller_corpus_keeps_the_seed_entries_and_drops_related_ids_of_entrie
 def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(monkeypatch, tmp_path, capsys):
     drawn = []
 
-    def fake_assemble(out, keep):
+    def fake_assemble(out, keep, corpus):
         drawn.append(keep)
         (out / "entries").mkdir(parents=True, exist_ok=True)
         for id_ in {*keep, *(path.stem for path in (ROOT / "content/entries").glob("*.yml"))}:
@@ -186,3 +187,12 @@ def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(m
     counts = sorted(sum(q["id"] in seed | keep for q in corpus) for keep in drawn)
     assert rows["corpus"][0] == f"{counts[0]}–{counts[1]}" and counts[1] < 374
     assert "seed held-out" in rows and "seed" not in rows  # the sets asked of the 12 entries alone are not asked again
+
+
+def test_the_independent_neighbours_make_a_valid_wiki_with_the_seed_entries(tmp_path):
+    """bench/corpus_independent/: 78 neighbours of the seed entries written apart from the corpus, asked by the
+    "independent" sets of `--every-set`; each names seed entries or its own in `related`, none takes a seed id."""
+    content = assemble(tmp_path / "content", corpus=INDEPENDENT)
+    base = load_knowledge_base(content)  # raises on any error
+    seed = {path.stem for path in (ROOT / "content/entries").glob("*.yml")}
+    assert len(base.records) == 90 and seed <= {record.id for record in base.records}

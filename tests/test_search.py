@@ -185,7 +185,7 @@ def test_corpus_query_set_finds_the_right_entry_first(corpus_rankings):
 def test_the_12_entry_set_asked_at_172_entries_stays_where_it_is(corpus_site):
     """The public set of the 12 seed entries asked of the realistic corpus, as a wiki that grew (right also on the
     corpus entries judged blind as good an answer: bench/seed_queries_also_at_corpus.yml). Under node, the engine the
-    browser runs (the tests above compare the two). It finds 170 of 210 first (0.81); the floor is that less about
+    browser runs (the tests above compare the two). It finds 174 of 210 first (0.83); the floor is that less about
     four queries: it guards what is reached, far below the goal of 0.95 (docs/SEARCH.md)."""
     queries = with_judgments(QUERIES, ROOT / "bench" / "seed_queries_also_at_corpus.yml")
     firsts = []
@@ -194,7 +194,7 @@ def test_the_12_entry_set_asked_at_172_entries_stays_where_it_is(corpus_site):
         for query, ranked in zip(asked, run_queries(corpus_site / lang / "search", [q["q"] for q in asked]), strict=True):
             firsts.append(bool(ranked) and ranked[0]["id"] in {query["id"], *query["also"]})
     assert len(firsts) == 210
-    assert sum(firsts) >= 166, f"top-1 {sum(firsts)} of 210"
+    assert sum(firsts) >= 170, f"top-1 {sum(firsts)} of 210"
 
 
 def test_cli_engine_ranks_like_the_browser(site, browser_rankings):
@@ -264,20 +264,20 @@ def test_search_command(tmp_path):
 
 
 def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
-    explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "share": 0.4, "title": 0.25, "linkedFrom": 3, "decidedBy": "words",
+    explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "share": 0.4, "title": 0.25, "linkedFrom": 3, "length": 0.62, "decidedBy": "words",
                "message": "torch outofmemoryerror", "queryUnits": ["torch", "oom", "显存"],
                "units": [{"unit": "torch", "weight": 2.262, "match": 1, "terms": [{"term": "torch", "reading": "typed", "fields": ["title", "steps"]}]},
                          {"unit": "oom", "weight": 0.8, "match": 0.5, "terms": [{"term": "oom", "reading": "typed", "fields": ["tags"]},
                                                    {"term": "显存不足", "reading": "synonym", "fields": ["title"]}]}]}
     assert explanation(explain).split("\n") == [
-        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3)  typo 1  score 9.5  (below the one before by: words)",
+        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5  (below the one before by: words)",
         "    · error message: torch … outofmemoryerror",  # a signature's runs
         "    · torch (weight 2.262, match 1): torch (typed; title steps)",
         "    · oom (weight 0.8, match 0.5): oom (typed; tags), 显存不足 (synonym; title)",
         "    · not matched: 显存",
     ]
     assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
-        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
+        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
 
 
 @pytest.mark.site

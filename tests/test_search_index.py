@@ -78,7 +78,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4)]
-    assert index.manifest["formatVersion"] == 8 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 9 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -280,12 +280,25 @@ def test_each_entry_counts_the_entries_that_name_it_as_related(tmp_path):
     assert {named: [r.id for r in linking] for named, linking in base.linked_from.items()} == {"a": ["b", "c", "d"], "b": ["c"]}
 
 
+def test_each_entry_has_its_length_as_a_percentage_of_the_average(tmp_path):
+    """The words rule counts a body match of a short entry more (docs/SEARCH.md, Ranking 2): each entry's length in
+    the long fields, as BM25F weighs them, over the average's. Three entries 3 step words apart: the middle one is the
+    average, the other two as far below and above it."""
+    steps = ["alpha", "alpha bravo charlie delta", "alpha bravo charlie delta echo foxtrot golf"]
+    content = _content(tmp_path, [{"id": f"e{n}", "step": step} for n, step in enumerate(steps)])
+    lengths = build_index(load_knowledge_base(content), "en").manifest["lengths"]
+    assert lengths[1] == 100 and lengths[0] < 100 < lengths[2] and abs(lengths[0] + lengths[2] - 200) <= 1
+    # the BM25F score normalises by the same length: the shortest entry's step word scores highest
+    scores = _postings(build_index(load_knowledge_base(content), "en"), "alpha")
+    assert scores[0][0] > scores[1][0] > scores[2][0]
+
+
 def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     index = build_index(load_knowledge_base(_vocabulary_content(tmp_path)), "en")
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 8, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 9, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
@@ -298,6 +311,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
         # of those, the terms no entry has (b's title is "Out of memory", 显存不足 in its other language)
         "absentSynonymTerms": ["hang", "oom", "卡住"],
         "pinyinShards": 1, "wordLengths": [3, 4, 5, 6], "linkedFrom": [0, 0],
+        "lengths": [85, 115],  # b's other language, its long field here, has the longer title (显存不足)
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Browse every entry by tag →",
                      "browseLocation": "tags/"},
     }

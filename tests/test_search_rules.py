@@ -27,17 +27,17 @@ def title_chars(han: int, latin: int) -> int:
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
-          anchored=None, titles=None, variants=None, linked_from=None) -> dict:
+          anchored=None, titles=None, variants=None, linked_from=None, lengths=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 8, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 9, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "absentSynonymTerms": sorted({t for group in synonyms for phrase in group for t in phrase} - terms.keys()),
         "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
-        "linkedFrom": linked_from or [0] * docs,
+        "linkedFrom": linked_from or [0] * docs, "lengths": lengths or [100] * docs,
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
     files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}, "messages": anchored or {}},
@@ -182,6 +182,39 @@ def test_links_do_not_outweigh_where_the_query_stands():
     files = index({"alpha": [0, 100, SYMPTOMS, 1, 900, STEPS]}, 4, linked_from=[0, 3, 0, 0])
     assert rank(files, "alpha") == ["doc0", "doc1"]
     assert rank(files, "alpha", options={"linkWeight": 10}) == ["doc1", "doc0"]
+
+
+def test_a_body_match_says_more_of_a_short_entry_than_of_a_long_one():
+    # the word only in each entry's steps (0.2), doc0's BM25 score higher; doc1 is half the average length, doc0 twice
+    # it: the words rule counts a body match × 1 / (1 − bodyLength 0.75 + 0.75 × the length share), 0.2 / 0.625 = 0.32
+    # for doc1 and 0.2 / 1.75 = 0.114 for doc0
+    files = index({"alpha": [0, 900, STEPS, 1, 100, STEPS]}, 2, lengths=[200, 50])
+    results = search(files, "alpha")
+    assert [r["id"] for r in results] == ["doc1", "doc0"]
+    assert results[1]["explain"]["decidedBy"] == "words"
+    assert [r["explain"]["length"] for r in results] == [0.5, 2]
+    assert [_matches(r) for r in results] == [{"alpha": 0.32}, {"alpha": 0.114}]
+    assert rank(files, "alpha", options={"bodyLength": 0}) == ["doc0", "doc1"]
+
+
+def test_only_a_match_in_the_body_is_measured_against_the_length():
+    # in the symptoms (0.8, more than bodyMatch 0.4) a match counts the same in any entry: doc1, four times doc0's
+    # length, first by its score
+    files = index({"alpha": [0, 100, SYMPTOMS, 1, 900, SYMPTOMS]}, 2, lengths=[50, 200])
+    results = search(files, "alpha")
+    assert [r["id"] for r in results] == ["doc1", "doc0"] and [_matches(r) for r in results] == [{"alpha": 0.8}] * 2
+    assert results[1]["explain"]["decidedBy"] == "score"
+    assert rank(files, "alpha", options={"bodyMatch": 0.8}) == ["doc0", "doc1"]
+
+
+def test_an_entry_shorter_than_a_quarter_of_the_average_counts_as_a_quarter():
+    # doc0's steps, at 2% of the average length, count 0.2 / (0.25 + 0.75 × 0.25) = 0.457, less than doc1's quick fix
+    # (0.6); measured at its length they would count 0.2 / 0.265 = 0.755
+    files = index({"alpha": [0, 900, STEPS, 1, 100, QUICK_FIX]}, 2, lengths=[2, 198])
+    results = search(files, "alpha")
+    assert [r["id"] for r in results] == ["doc1", "doc0"]
+    assert results[1]["explain"]["length"] == 0.25 and _matches(results[1]) == {"alpha": 0.457}
+    assert rank(files, "alpha", options={"minLengthShare": 0}) == ["doc0", "doc1"]
 
 
 def test_a_title_counts_for_as_much_of_the_query_as_it_holds():
@@ -530,7 +563,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 8: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 9: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from pitfalls.pages.search_analysis import EntryAnalysis
-from pitfalls.pages.search_scoring import score_postings
+from pitfalls.pages.search_scoring import length_shares, score_postings
 
 
 def entry(counts: dict[str, tuple[float, float, int]], long_length: float, title_chars=(0, 0)) -> EntryAnalysis:
@@ -86,3 +86,11 @@ def test_an_entry_whose_counts_do_not_match_its_terms_is_refused():
     broken = replace(entry({"oom": (5, 0, 0b1), "cuda": (3, 0, 0b100)}, long_length=0), flags=array("H", [0b1]))
     with pytest.raises(ValueError, match="zip"):
         score_postings([broken])
+
+
+def test_each_entrys_length_share_is_its_long_length_over_the_average():
+    """What the words rule normalises a body match by (the manifest's `lengths`, × 100): 10, 30 and 20 of an average
+    20; a site whose long fields are all empty measures every entry as average."""
+    assert length_shares([entry({}, 10), entry({}, 30), entry({}, 20)]) == [0.5, 1.5, 1.0]
+    assert length_shares([entry({}, 0), entry({}, 0)]) == [1.0, 1.0]
+    assert length_shares([]) == []

@@ -42,9 +42,9 @@ from ..text import (
 from .render import ui_strings
 from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, Analyzer, EntryAnalysis, EntryText, analyze_entry
 from .search_lexicon import mined_pairs
-from .search_scoring import SCORE_SCALE, score_postings
+from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -115,6 +115,9 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
                 analyses[record.id] = known
         entries.append(known)
     docs = [entry.doc for entry in entries]
+    # each entry's length, a percentage of the average entry's: the words rule counts a match only in the body of a
+    # short entry more, of a long one less (docs/SEARCH.md, Ranking 2)
+    lengths = [round(100 * share) for share in length_shares(entries)]
     postings = score_postings(entries)
     messages = _message_anchors(entries, postings)
     synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in base.vocabulary.synonyms]
@@ -130,7 +133,7 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     absent = sorted(synonym_terms - postings.keys())
     # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
     linked = [len(base.linked_from.get(record.id, ())) for record in base.records]
-    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words, linked)
+    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words, linked, lengths)
     index = SearchIndex(manifest, shards, pinyin, words, docs)
     manifest["version"] = _version(index)
     return index
@@ -191,7 +194,7 @@ def _typo_words(terms: set[str]) -> dict[int, list[str]]:
 
 
 def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], synonyms: list, absent_synonym_terms: list[str],
-              pinyin_shards: int, words: dict[int, list[str]], linked: list[int]) -> dict:
+              pinyin_shards: int, words: dict[int, list[str]], linked: list[int], lengths: list[int]) -> dict:
     """What the engine must agree on with this index (its version is added last, a hash of every file)."""
     ui = ui_strings()[lang]
     return {
@@ -213,6 +216,7 @@ def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], syno
         "syllables": " ".join(pinyin_syllables()),
         "wordLengths": sorted(words),
         "linkedFrom": linked,
+        "lengths": lengths,
         "messages": {"none": ui["search_none"], "closest": ui["search_closest"], "browse": ui["search_browse"],
                      "browseLocation": "tags/"},
     }

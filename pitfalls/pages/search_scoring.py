@@ -26,17 +26,23 @@ MAX_POSTINGS = 400
 on its own, and uncapped it would make its shard (and the download before a result) large."""
 
 
+def length_shares(entries: list[EntryAnalysis]) -> list[float]:
+    """Each entry's length in the long fields (weighed as BM25F weighs them) over the average entry's: 1 for an
+    entry of average length, and for every entry of a site whose long fields are all empty."""
+    average = sum(entry.long_length for entry in entries) / len(entries) if entries else 0.0
+    return [entry.long_length / average if average else 1.0 for entry in entries]
+
+
 def score_postings(entries: list[EntryAnalysis]) -> dict[str, array]:
     """term → flat postings [entry number, score, flags, …] in entry order, capped at MAX_POSTINGS.
     Flat 32-bit arrays: a tuple or a Python int per value took half a build's peak memory at 5,000 entries."""
     n = len(entries)
-    average = sum(entry.long_length for entry in entries) / n if n else 1.0
     df = Counter(term for entry in entries for term in entry.terms)
     idf = {term: math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
     del df
     postings: dict[str, array] = defaultdict(lambda: array("i"))
-    for number, entry in enumerate(entries):
-        norm = 1 - B + B * entry.long_length / average if average else 1.0
+    for number, (entry, share) in enumerate(zip(entries, length_shares(entries), strict=True)):
+        norm = 1 - B + B * share
         han, latin = entry.title_chars
         title_chars = han << TITLE_CHARS_SHIFT[0] | latin << TITLE_CHARS_SHIFT[1]
         for term, short, long, flags in zip(entry.terms, entry.short_tf, entry.long_tf, entry.flags, strict=True):

@@ -11,7 +11,7 @@ const readings = load("readings");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 8);
+  assert.equal(FORMAT_VERSION, 9);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -63,7 +63,7 @@ test("search: the score is rounded to two decimals", async () => {
 
 test("explain: each rule's value, the rule that put an entry below the one before, each unit with its terms", async () => {
   const files = index({ alpha: [0, 900, STEPS, 1, 100, TITLE | titleChars(0, 15)], beta: [1, 300, STEPS | SYMPTOMS] }, 3,
-    { linkedFrom: [1, 2, 0] });
+    { linkedFrom: [1, 2, 0], lengths: [50, 100, 100] });
   const [top, next] = await search(files, "alpha beta");
   assert.equal(top.id, "doc1");
   assert.deepEqual(top.explain, {
@@ -71,6 +71,7 @@ test("explain: each rule's value, the rule that put an entry below the one befor
     share: 0.88,
     title: 0.133,
     linkedFrom: 2,
+    length: 1,
     decidedBy: null,
     units: [
       { unit: "alpha", weight: 0.916, match: 1, terms: [{ term: "alpha", reading: "typed", fields: ["title"] }] },
@@ -80,12 +81,14 @@ test("explain: each rule's value, the rule that put an entry below the one befor
     message: null,
   });
   assert.equal(next.explain.decidedBy, "words");
-  assert.deepEqual(next.explain.rules, { message: 0, words: 0.085, typo: 0, score: 9 });
+  assert.deepEqual(next.explain.rules, { message: 0, words: 0.135, typo: 0, score: 9 });
   assert.equal(next.explain.title, 0);
   assert.equal(next.explain.linkedFrom, 1);
+  assert.equal(next.explain.length, 0.5);
   // log(1 + 3 / 2) and log(1 + 3 / 1); words: (0.916 × 1 + 1.386 × 0.8) / (0.916 + 1.386) = 0.88, times
   // 1 + 2 × title, the title's 5 of 15 letters covered × the query's 0.916 / (0.916 + 1.386) in it = 0.133, times
-  // 1 + 0.1 × the links on a log scale: doc1's 2 of the most 2, log 3 / log 3 = 1; doc0's 1, log 2 / log 3
+  // 1 + 0.1 × the links on a log scale: doc1's 2 of the most 2, log 3 / log 3 = 1; doc0's 1, log 2 / log 3. doc0 is half
+  // the average length: its steps match counts 0.2 / (1 − 0.75 + 0.75 × 0.5) = 0.32, words 0.916 × 0.32 / 2.302 × 1.063 = 0.135
 });
 
 test("the manifest and every file are fetched once, with the index version", async () => {
@@ -156,7 +159,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 8: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 9: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;

@@ -26,7 +26,7 @@
   const { Query, excerpt, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 8;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 9;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   class Engine {
@@ -70,6 +70,8 @@
         // 0 by log 2): a hub among many links is not ten times more general than one among few
         const linkScale = Math.log(1 + Math.max(1, ...manifest.linkedFrom));
         this.linkShare = manifest.linkedFrom.map(n => Math.log(1 + n) / linkScale);
+        // each entry's length over the average's (BM25's length normalisation, for the words rule's body matches)
+        this.lengthShare = manifest.lengths.map(percent => Math.max(percent / 100, this.options.minLengthShare));
         this.manifest = manifest;
       }
       return this.manifest;
@@ -217,7 +219,10 @@
           if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null, links: this.linkShare[doc] });
           hit.flags |= fields;
           const inside = character ? !(flags & this.aloneBit) : han && (flags & this.overlapBit);
-          const match = this.where(fields) * info.weight * (inside ? this.options.insideWordMatch : 1);
+          const where = this.where(fields);
+          // a word only in the body says less of a long entry than of a short one, which says less besides it (BM25)
+          const b = where <= this.options.bodyMatch ? this.options.bodyLength : 0;
+          const match = where * info.weight * (inside ? this.options.insideWordMatch : 1) / (1 - b + b * this.lengthShare[doc]);
           const score = list[k + 1] / this.manifest.scoreScale;
           for (const name of info.units) {
             const unit = hit.units.get(name);
@@ -384,7 +389,8 @@
     }
 
     /* Why an entry ranks where it does: each rule's value, the share of the query it matches, how far its title is
-     * the query and how many entries name it as related (the words rule's three factors), the rule that put it below
+     * the query, how many entries name it as related and its length over the average's (the words rule's factors; the
+     * length is in the share: its body matches were measured against it), the rule that put it below
      * the one before, each matched piece of the query with its weight, its match and the terms that matched it, how
      * they were read and where they are, and the error message the message rule found (its key), or null. */
     explain(hit, before, query) {
@@ -402,7 +408,7 @@
       }));
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
-        linkedFrom: this.manifest.linkedFrom[hit.doc], decidedBy: ranking.decidingRule(before, hit, this.rules), units,
+        linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
         queryUnits: [...query.weights.keys()], message: hit.foundMessage };
     }
 

@@ -22,6 +22,10 @@
     titleWeight: 2,               // the words rule counts an entry's match × (1 + this × how far its title is the query)
     linkWeight: 0.1,              // ... and × (1 + this × how many entries name it in `related`, 0 … 1 on a log scale):
                                   // the general entry its specific neighbours point to, before them
+    bodyLength: 0.75,             // ... a match only in the body (fields counting bodyMatch or less) × 1 / (1 − this + this ×
+                                  // the entry's length over the average): a short entry's body says more of the query
+    bodyMatch: 0.4,               // the body: the steps, cause, verification, environment and the other language
+    minLengthShare: 0.25,         // an entry shorter than this share of the average counts as this long
     echoLetters: 2,               // a title with fewer English letters a Chinese character is Chinese with English names in
                                   // it (容器内看不到 GPU): an English query is measured against all of it, not its English only
     rarityFloor: 0.05,            // a word in fewer entries than this share counts as rare as one in this share

@@ -41,8 +41,9 @@ def score_postings(entries: list[EntryAnalysis]) -> dict[str, array]:
     idf = {term: math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
     del df
     postings: dict[str, array] = defaultdict(lambda: array("i"))
-    for number, (entry, share) in enumerate(zip(entries, length_shares(entries), strict=True)):
-        norm = 1 - B + B * share
+    shares = length_shares(entries)
+    for number, entry in enumerate(entries):
+        norm = 1 - B + B * shares[number]
         han, latin = entry.title_chars
         title_chars = han << TITLE_CHARS_SHIFT[0] | latin << TITLE_CHARS_SHIFT[1]
         for term, short, long, flags in zip(entry.terms, entry.short_tf, entry.long_tf, entry.flags, strict=True):

@@ -15,10 +15,10 @@ import pytest
 
 from pitfalls.settings import ENGINE_JS
 
-TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS = 1, 2, 4, 8, 16  # field bits of a posting's flags
+TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION = 1, 2, 4, 8, 16, 32  # field bits of a posting's flags
 ALONE = 1 << 11  # a Chinese character's posting: it stands as a word of its own in the entry (docs/SEARCH.md, "Index")
 OVERLAP = 1 << 12  # a Chinese word's posting: it only overlaps the entry's words (定性 in 稳定性)
-FIELD_MATCH = {"title": 1, "tags": 0.8, "quick_fix": 0.6, "symptoms": 0.8, "steps": 0.2}  # docs/SEARCH.md, "Ranking"
+FIELD_MATCH = {"title": 1, "tags": 0.8, "quick_fix": 0.6, "symptoms": 0.8, "steps": 0.2, "translation": 0.4}  # docs/SEARCH.md, "Ranking"
 
 
 def title_chars(han: int, latin: int) -> int:
@@ -140,7 +140,7 @@ def _matches(result: dict) -> dict[str, float]:
 
 
 @pytest.mark.parametrize(("field", "bit"), [("title", TITLE), ("tags", TAGS), ("quick_fix", QUICK_FIX),
-                                            ("symptoms", SYMPTOMS), ("steps", STEPS)])
+                                            ("symptoms", SYMPTOMS), ("steps", STEPS), ("translation", TRANSLATION)])
 def test_a_word_counts_by_the_field_it_is_in(field, bit):
     [result] = search(index({"alpha": [0, 100, bit]}, 1), "alpha")
     assert _matches(result) == {"alpha": FIELD_MATCH[field]}
@@ -198,6 +198,10 @@ def test_a_body_match_says_more_of_a_short_entry_than_of_a_long_one():
 
 
 def test_only_a_match_in_the_body_is_measured_against_the_length():
+    # the body is what counts bodyMatch (0.4) or less: the other language is measured, 0.4 / 0.625 against 0.4 / 1.75
+    other = index({"alpha": [0, 900, TRANSLATION, 1, 100, TRANSLATION]}, 2, lengths=[200, 50])
+    assert rank(other, "alpha") == ["doc1", "doc0"]
+    assert rank(other, "alpha", options={"bodyMatch": 0.3}) == ["doc0", "doc1"]
     # in the symptoms (0.8, more than bodyMatch 0.4) a match counts the same in any entry: doc1, four times doc0's
     # length, first by its score
     files = index({"alpha": [0, 100, SYMPTOMS, 1, 900, SYMPTOMS]}, 2, lengths=[50, 200])

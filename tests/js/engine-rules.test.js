@@ -4,7 +4,8 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE, OVERLAP } = require("./helpers.js");
+const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP } =
+  require("./helpers.js");
 
 const first = async (files, query, settings) => (await rank(files, query, settings))[0];
 
@@ -36,6 +37,39 @@ test("a word counts by the field it is in: title 1, tags 0.8, quick fix 0.6, sym
 
 test("where a word stands decides between entries", async () => {
   assert.deepEqual(await rank(index({ alpha: [0, 900, STEPS, 1, 100, SYMPTOMS] }, 2), "alpha"), ["doc1", "doc0"]);
+});
+
+test("a body match says more of a short entry: × 1 / (1 − 0.75 + 0.75 × its length over the average)", async () => {
+  // doc1 half the average length, doc0 twice it: 0.2 / 0.625 = 0.32 and 0.2 / 1.75 = 0.114 in the steps
+  const files = index({ alpha: [0, 900, STEPS, 1, 100, STEPS] }, 2, { lengths: [200, 50] });
+  const found = await search(files, "alpha");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.equal(found[1].explain.decidedBy, "words");
+  assert.deepEqual(found.map(matches), [{ alpha: 0.32 }, { alpha: 0.114 }]);
+  assert.deepEqual(found.map(r => r.explain.length), [0.5, 2]);
+  assert.deepEqual(await rank(files, "alpha", { options: { bodyLength: 0 } }), ["doc0", "doc1"]);
+});
+
+test("the body is what counts 0.4 or less: the other language is measured, the symptoms are not", async () => {
+  const other = index({ alpha: [0, 900, TRANSLATION, 1, 100, TRANSLATION] }, 2, { lengths: [200, 50] });
+  assert.deepEqual(await rank(other, "alpha"), ["doc1", "doc0"]);  // 0.4 / 0.625 against 0.4 / 1.75
+  assert.deepEqual(await rank(other, "alpha", { options: { bodyMatch: 0.3 } }), ["doc0", "doc1"]);
+  const symptoms = index({ alpha: [0, 100, SYMPTOMS, 1, 900, SYMPTOMS] }, 2, { lengths: [50, 200] });
+  const found = await search(symptoms, "alpha");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);  // 0.8 each: the score decides
+  assert.equal(found[1].explain.decidedBy, "score");
+  assert.deepEqual(await rank(symptoms, "alpha", { options: { bodyMatch: 0.8 } }), ["doc0", "doc1"]);
+});
+
+test("an entry shorter than a quarter of the average counts as a quarter", async () => {
+  // doc0's steps at 2% of the average: 0.2 / (0.25 + 0.75 × 0.25) = 0.457, under doc1's quick fix (0.6); at its
+  // length they would count 0.2 / 0.265 = 0.755
+  const files = index({ alpha: [0, 900, STEPS, 1, 100, QUICK_FIX] }, 2, { lengths: [2, 198] });
+  const found = await search(files, "alpha");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.equal(found[1].explain.length, 0.25);
+  assert.deepEqual(matches(found[1]), { alpha: 0.457 });
+  assert.deepEqual(await rank(files, "alpha", { options: { minLengthShare: 0 } }), ["doc0", "doc1"]);
 });
 
 // How each reading counts, found in the title (1), and what it costs in the typo rule

@@ -7,11 +7,11 @@ const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
 const load = name => require(path.join(SEARCH, `${name}.js`));
 
 // field bits of a posting's flags, and what a match in each counts for (docs/SEARCH.md, "Index")
-const TITLE = 1, TAGS = 2, QUICK_FIX = 4, SYMPTOMS = 8, STEPS = 16;
+const TITLE = 1, TAGS = 2, QUICK_FIX = 4, SYMPTOMS = 8, STEPS = 16, TRANSLATION = 32;
 const ALONE = 1 << 11;  // a Chinese character's posting: it stands as a word of its own in the entry
 const OVERLAP = 1 << 12;  // a Chinese word's posting: it only overlaps the entry's words (定性 in 稳定性)
 const FIELDS = [["title", "", "", 1], ["tags", "", "", 0.8], ["quick_fix", "", "", 0.6], ["symptoms", "", "", 0.8],
-  ["steps", "", "", 0.2]];
+  ["steps", "", "", 0.2], ["translation", "", "", 0.4]];
 
 /* The flags bits of a title term that carry the entry's title length: Chinese characters, English letters. */
 const titleChars = (han, latin) => han << 13 | latin << 21;
@@ -76,5 +76,5 @@ const READINGS = {
   typo2: { weight: 0.3, penalty: 2 },
 };
 
-module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
+module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
   search, rank, matches, READINGS };

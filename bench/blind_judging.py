@@ -29,7 +29,9 @@ from pitfalls.commands.cli import run_command
 
 SEED = 20261205
 """The draw of controls and of each pair's order: the same pairs from the same answers."""
-ENTRY_FOLDERS = tuple(ROOT / folder for folder in ("content/entries", "bench/corpus/entries", "bench/corpus_independent/entries"))
+ENTRY_FOLDERS = {"seed": ("content/entries",), "corpus": ("content/entries", "bench/corpus/entries"),
+                 "independent": ("content/entries", "bench/corpus_independent/entries")}
+"""The entries a set is asked of, by its `at`: the two corpora share some ids, each with its own text."""
 
 
 def entry_text(record: dict, lang: str) -> dict:
@@ -39,10 +41,11 @@ def entry_text(record: dict, lang: str) -> dict:
             "cause": record.get("cause", {}).get(lang)}
 
 
-def blind_pairs(answers: list[tuple[str, dict, list[str]]], records: dict[str, dict], rng: random.Random
+def blind_pairs(answers: list[tuple[str, dict, list[str]]], records: dict[str, dict[str, dict]], rng: random.Random
                 ) -> tuple[list[dict], list[dict]]:
     """(pairs for the judge, their key) from (set name, query, ids returned) triples: every miss with an answer, and as
-    many hits with another answer as controls; shuffled, each pair's two entries in random order."""
+    many hits with another answer as controls; shuffled, each pair's two entries in random order. `records`: set name
+    → id → the record it was asked of."""
     misses, hits = [], []
     for set_name, query, ids in answers:
         others = [id_ for id_ in ids if id_ not in expected_ids(query)]
@@ -57,7 +60,7 @@ def blind_pairs(answers: list[tuple[str, dict, list[str]]], records: dict[str, d
         lang = query_language(query)
         a, b = (query["id"], other) if rng.random() < 0.5 else (other, query["id"])
         pairs.append({"n": n, "query": query["q"], "site": lang,
-                      "A": entry_text(records[a], lang), "B": entry_text(records[b], lang)})
+                      "A": entry_text(records[set_name][a], lang), "B": entry_text(records[set_name][b], lang)})
         key.append({"n": n, "kind": kind, "set": set_name, "query": query["q"], "lang": lang, "query_kind": query["kind"],
                     "expected": query["id"], "other": other, "A": a, "B": b})
     return pairs, key
@@ -79,10 +82,12 @@ def tally(key: list[dict], verdicts: list[dict]) -> Counter:
 
 
 def write_pairs(folder: Path, set_names: list[str]) -> None:
-    records = {path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
-               for entries in ENTRY_FOLDERS for path in entries.glob("*.yml")}
     sets = tuple(query_set for query_set in SETS if query_set.name in set_names) if set_names else \
         tuple(query_set for query_set in SETS if not query_set.held_out)
+    read = {at: {path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
+                 for folder in ENTRY_FOLDERS[at] for path in (ROOT / folder).glob("*.yml")}
+            for at in {query_set.at for query_set in sets}}
+    records = {query_set.name: read[query_set.at] for query_set in sets}
     answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(sets).items() for query, ids in asked]
     pairs, key = blind_pairs(answers, records, random.Random(SEED))
     folder.mkdir(parents=True, exist_ok=True)

@@ -110,7 +110,7 @@ def test_blind_pairs_show_the_judge_no_id_and_no_side():
                  ["also-right", "right", "second"]) for n in range(30)]
     answers += [("seed", {"q": "no answer", "id": "right", "kind": "zh-word"}, []),
                 ("seed", {"q": "nothing else", "id": "right", "kind": "zh-word"}, ["right"])]
-    pairs, key = blind_judging.blind_pairs(answers, records, random.Random(1))
+    pairs, key = blind_judging.blind_pairs(answers, {"corpus": records, "seed": records}, random.Random(1))
     assert [pair["n"] for pair in pairs] == [pair["n"] for pair in key] == list(range(40))
     assert sorted(pair["kind"] for pair in key) == ["control"] * 20 + ["miss"] * 20
     for pair, truth in zip(pairs, key, strict=True):

@@ -24,14 +24,11 @@ from pathlib import Path
 
 import yaml
 
-from bench.search_quality import ROOT, SETS, ask_sets, expected_ids, is_miss, query_language
+from bench.search_quality import NEIGHBOURS, ROOT, SETS, ask_sets, expected_ids, is_miss, query_language
 from pitfalls.commands.cli import run_command
 
 SEED = 20261205
 """The draw of controls and of each pair's order: the same pairs from the same answers."""
-ENTRY_FOLDERS = {"seed": ("content/entries",), "corpus": ("content/entries", "bench/corpus/entries"),
-                 "independent": ("content/entries", "bench/corpus_independent/entries")}
-"""The entries a set is asked of, by its `at`: the two corpora share some ids, each with its own text."""
 
 
 def entry_text(record: dict, lang: str) -> dict:
@@ -84,8 +81,9 @@ def tally(key: list[dict], verdicts: list[dict]) -> Counter:
 def write_pairs(folder: Path, set_names: list[str]) -> None:
     sets = tuple(query_set for query_set in SETS if query_set.name in set_names) if set_names else \
         tuple(query_set for query_set in SETS if not query_set.held_out)
+    # each set's entries from the wiki it was asked of: the two corpora share some ids, each with its own text
     read = {at: {path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
-                 for folder in ENTRY_FOLDERS[at] for path in (ROOT / folder).glob("*.yml")}
+                 for folder in (ROOT / "content", NEIGHBOURS[at]) if folder for path in (folder / "entries").glob("*.yml")}
             for at in {query_set.at for query_set in sets}}
     records = {query_set.name: read[query_set.at] for query_set in sets}
     answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(sets).items() for query, ids in asked]

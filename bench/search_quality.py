@@ -50,12 +50,15 @@ class QuerySet:
     """The YAML file, from the project root."""
     at: str
     """The entries it is asked of: "seed" (content/, the 12 seed entries), "corpus" (the realistic corpus, 172
-    entries) or "independent" (the seed entries and bench/corpus_independent/'s, 90)."""
+    entries) or "independent" (the seed entries and bench/corpus_independent/'s, 90): NEIGHBOURS."""
     also: str | None = None
     """Judgments adding right answers (`with_judgments`)."""
     held_out: bool = False
     """Written blind and never read: its misses are not printed."""
 
+
+NEIGHBOURS = {"seed": None, "corpus": CORPUS, "independent": INDEPENDENT}
+"""Each `at`'s entries besides the seed's (`corpus.assemble`)."""
 
 SETS = (
     QuerySet("seed", "tests/search_queries.yml", "seed"),
@@ -163,8 +166,8 @@ def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dic
     answers = {}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         for at in sorted({query_set.at for query_set in sets}):
-            content = ROOT / "content" if at == "seed" else \
-                assemble(Path(tmp) / at, keep, CORPUS) if at == "corpus" else assemble(Path(tmp) / at, corpus=INDEPENDENT)
+            content = assemble(Path(tmp) / at, keep if at == "corpus" else None, NEIGHBOURS[at]) if NEIGHBOURS[at] \
+                else ROOT / "content"
             present = {record.stem for record in (content / "entries").glob("*.yml")}
             asked_here = {query_set: [q for q in loaded[query_set] if q["id"] in present]
                           for query_set in sets if query_set.at == at}

@@ -75,6 +75,7 @@ SETS = (
     # the neighbours no rule was tuned on: what they do to the seed entries' queries is not read, as for a held-out set
     QuerySet("seed, independent 90", "tests/search_queries.yml", "independent", held_out=True),
     QuerySet("seed held-out, independent 90", "bench/queries_seed_heldout.yml", "independent", held_out=True),
+    QuerySet("independent, blind", "bench/queries_independent.yml", "independent", held_out=True),
 )
 
 

@@ -55,11 +55,13 @@ def test_a_judgment_for_no_query_of_the_set_is_an_error(tmp_path):
         with_judgments([{"q": "显存", "id": "cuda-out-of-memory", "kind": "zh-word"}], judgments)
 
 
-@pytest.mark.parametrize("name", ["queries_dev.yml", "queries_heldout.yml", "queries_heldout2.yml", "queries_heldout3.yml",
-                                  "queries_heldout4.yml", "queries_heldout5.yml", "queries_seed_heldout.yml"])
-def test_each_bench_query_names_entries_of_the_corpus(name):
+@pytest.mark.parametrize(("name", "neighbours"), [
+    ("queries_dev.yml", "corpus"), ("queries_heldout.yml", "corpus"), ("queries_heldout2.yml", "corpus"),
+    ("queries_heldout3.yml", "corpus"), ("queries_heldout4.yml", "corpus"), ("queries_heldout5.yml", "corpus"),
+    ("queries_seed_heldout.yml", "corpus"), ("queries_independent.yml", "corpus_independent")])
+def test_each_bench_query_names_entries_of_the_wiki_it_is_asked_of(name, neighbours):
     queries = yaml.safe_load((ROOT / "bench" / name).read_text(encoding="utf-8"))["queries"]
-    entries = {p.stem for folder in ("content/entries", "bench/corpus/entries") for p in (ROOT / folder).glob("*.yml")}
+    entries = {p.stem for folder in ("content/entries", f"bench/{neighbours}/entries") for p in (ROOT / folder).glob("*.yml")}
     assert len(queries) >= 150
     for query in queries:
         assert query["q"].strip() and query["kind"], query
@@ -73,14 +75,15 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, ["none"]) for q in queries])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
-    rows = {line[:32].strip(): line[32:].split() for line in out[1:14]}  # n, misses, top-1: every answer is wrong
+    rows = {line[:32].strip(): line[32:].split() for line in out[1:15]}  # n, misses, top-1: every answer is wrong
     assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "held-out", "held-out 2", "held-out 3",
                           "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries",
-                          "seed, independent 90", "seed held-out, independent 90"]
+                          "seed, independent 90", "seed held-out, independent 90", "independent, blind"]
     assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev")) > 0
-    assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out", "MISS seed, independent"))]
+    assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out", "MISS seed, independent",
+                                                            "MISS independent"))]
 
 
 def test_bad_arguments_end_in_one_line_and_exit_2(tmp_path):

@@ -83,7 +83,7 @@ def write_pairs(folder: Path, set_names: list[str]) -> None:
         tuple(query_set for query_set in SETS if not query_set.held_out)
     # each set's entries from the wiki it was asked of: the two corpora share some ids, each with its own text
     read = {at: {path.stem: yaml.safe_load(path.read_text(encoding="utf-8"))
-                 for folder in (ROOT / "content", NEIGHBOURS[at]) if folder for path in (folder / "entries").glob("*.yml")}
+                 for folder in (ROOT / "content", *NEIGHBOURS[at]) for path in (folder / "entries").glob("*.yml")}
             for at in {query_set.at for query_set in sets}}
     records = {query_set.name: read[query_set.at] for query_set in sets}
     answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(sets).items() for query, ids in asked]

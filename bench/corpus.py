@@ -23,22 +23,27 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 INDEPENDENT = Path(__file__).resolve().parent / "corpus_independent"
 """78 more neighbours of the seed entries, written by other sessions that saw only the seed entries and the record
 format (not this corpus, the engine or the query sets): what the ranking was never tuned on."""
+INDEPENDENT_2 = Path(__file__).resolve().parent / "corpus_independent_2"
+"""60 more, written the same way (2026-12-05) by seven other sessions that also saw INDEPENDENT's titles, to write
+other pitfalls: with INDEPENDENT, a wiki of 150 entries nobody tuned on."""
 
 
-def assemble(out: Path, keep: frozenset[str] | None = None, corpus: Path = CORPUS) -> Path:
+def assemble(out: Path, keep: frozenset[str] | None = None, corpora: tuple[Path, ...] = (CORPUS,)) -> Path:
     """Write the corpus as a content folder at `out` (created, or emptied first) and return it. `keep`: the corpus
     entries to write (all when None), as a smaller wiki would have them; the seed entries are always written, and a
-    `related` id of an entry left out is dropped. `corpus`: another folder of entries (and tags) beside the seed's."""
+    `related` id of an entry left out is dropped. `corpora`: the folders of entries (and tags) beside the seed's."""
     if out.exists():
         shutil.rmtree(out)
     (out / "entries").mkdir(parents=True)
     for registry in CONTENT.glob("*.yml"):
         shutil.copy2(registry, out / registry.name)
     tags = (CONTENT / "tags.yml").read_text(encoding="utf-8").rstrip("\n") + "\n"
-    extra = [line for line in (corpus / "tags.yml").read_text(encoding="utf-8").splitlines()
-             if not line.startswith("#")] if (corpus / "tags.yml").exists() else []
+    extra = [line for corpus in corpora if (corpus / "tags.yml").exists()
+             for line in (corpus / "tags.yml").read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
     (out / "tags.yml").write_text(tags + "".join(f"{line}\n" for line in extra), encoding="utf-8")
-    records = sorted((corpus / "entries").glob("*.yml"))
+    records = sorted((record for corpus in corpora for record in (corpus / "entries").glob("*.yml")), key=lambda r: r.name)
+    if len({record.name for record in records}) < len(records):
+        raise SystemExit(f"corpus: two of {', '.join(map(str, corpora))} have an entry of the same id")
     written = sorted((CONTENT / "entries").glob("*.yml")) + [r for r in records if keep is None or r.stem in keep]
     left_out = {record.stem for record in records} - {record.stem for record in written}
     for record in written:

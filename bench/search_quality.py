@@ -31,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from bench.corpus import CORPUS, INDEPENDENT, assemble, corpus_ids
+from bench.corpus import CORPUS, INDEPENDENT, INDEPENDENT_2, assemble, corpus_ids
 from pitfalls.commands.cli import run_command
 from pitfalls.commands.search import run_queries
 from pitfalls.errors import PitfallsError
@@ -50,15 +50,16 @@ class QuerySet:
     """The YAML file, from the project root."""
     at: str
     """The entries it is asked of: "seed" (content/, the 12 seed entries), "corpus" (the realistic corpus, 172
-    entries) or "independent" (the seed entries and bench/corpus_independent/'s, 90): NEIGHBOURS."""
+    entries), "independent" (the seed entries and bench/corpus_independent/'s, 90) or "independent 150" (and
+    bench/corpus_independent_2/'s): NEIGHBOURS."""
     also: str | None = None
     """Judgments adding right answers (`with_judgments`)."""
     held_out: bool = False
     """Written blind and never read: its misses are not printed."""
 
 
-NEIGHBOURS = {"seed": None, "corpus": CORPUS, "independent": INDEPENDENT}
-"""Each `at`'s entries besides the seed's (`corpus.assemble`)."""
+NEIGHBOURS = {"seed": (), "corpus": (CORPUS,), "independent": (INDEPENDENT,), "independent 150": (INDEPENDENT, INDEPENDENT_2)}
+"""Each `at`'s folders of entries besides the seed's (`corpus.assemble`)."""
 
 SETS = (
     QuerySet("seed", "tests/search_queries.yml", "seed"),
@@ -76,6 +77,11 @@ SETS = (
     QuerySet("seed, independent 90", "tests/search_queries.yml", "independent", held_out=True),
     QuerySet("seed held-out, independent 90", "bench/queries_seed_heldout.yml", "independent", held_out=True),
     QuerySet("independent, blind", "bench/queries_independent.yml", "independent", held_out=True),
+    # the wiki grown to 150 with a second round of independent neighbours
+    QuerySet("seed, independent 150", "tests/search_queries.yml", "independent 150", held_out=True),
+    QuerySet("seed held-out, independent 150", "bench/queries_seed_heldout.yml", "independent 150", held_out=True),
+    QuerySet("independent, blind, at 150", "bench/queries_independent.yml", "independent 150", held_out=True),
+    QuerySet("independent 2, blind", "bench/queries_independent_2.yml", "independent 150", held_out=True),
 )
 
 

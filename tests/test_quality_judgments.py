@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import subprocess
 import sys
 
@@ -15,7 +16,7 @@ import pytest
 import yaml
 
 from bench import blind_judging, search_quality
-from bench.corpus import INDEPENDENT, assemble, corpus_ids
+from bench.corpus import INDEPENDENT, INDEPENDENT_2, assemble, corpus_ids
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
 from pitfalls.records.validate import load_knowledge_base
@@ -55,17 +56,27 @@ def test_a_judgment_for_no_query_of_the_set_is_an_error(tmp_path):
         with_judgments([{"q": "显存", "id": "cuda-out-of-memory", "kind": "zh-word"}], judgments)
 
 
-@pytest.mark.parametrize(("name", "neighbours"), [
-    ("queries_dev.yml", "corpus"), ("queries_heldout.yml", "corpus"), ("queries_heldout2.yml", "corpus"),
-    ("queries_heldout3.yml", "corpus"), ("queries_heldout4.yml", "corpus"), ("queries_heldout5.yml", "corpus"),
-    ("queries_seed_heldout.yml", "corpus"), ("queries_independent.yml", "corpus_independent")])
-def test_each_bench_query_names_entries_of_the_wiki_it_is_asked_of(name, neighbours):
+CORPUS_WIKI = ("content", "bench/corpus")
+INDEPENDENT_150 = ("content", "bench/corpus_independent", "bench/corpus_independent_2")
+
+
+@pytest.mark.parametrize(("name", "wiki", "about"), [
+    ("queries_dev.yml", CORPUS_WIKI, CORPUS_WIKI), ("queries_heldout.yml", CORPUS_WIKI, CORPUS_WIKI),
+    ("queries_heldout2.yml", CORPUS_WIKI, CORPUS_WIKI), ("queries_heldout3.yml", CORPUS_WIKI, CORPUS_WIKI),
+    ("queries_heldout4.yml", CORPUS_WIKI, CORPUS_WIKI), ("queries_heldout5.yml", CORPUS_WIKI, CORPUS_WIKI),
+    ("queries_seed_heldout.yml", CORPUS_WIKI, ("content",)),
+    ("queries_independent.yml", INDEPENDENT_150[:2], ("bench/corpus_independent",)),
+    ("queries_independent_2.yml", INDEPENDENT_150, ("bench/corpus_independent_2",))])
+def test_each_bench_query_names_entries_of_the_wiki_it_is_asked_of(name, wiki, about):
+    """Each query is about an entry of the folders it was written for; its `also` names entries of the wiki it was
+    judged in."""
     queries = yaml.safe_load((ROOT / "bench" / name).read_text(encoding="utf-8"))["queries"]
-    entries = {p.stem for folder in ("content/entries", f"bench/{neighbours}/entries") for p in (ROOT / folder).glob("*.yml")}
-    assert len(queries) >= 150
+    entries = {p.stem for folder in wiki for p in (ROOT / folder / "entries").glob("*.yml")}
+    written_for = {p.stem for folder in about for p in (ROOT / folder / "entries").glob("*.yml")}
+    assert len(queries) >= 120
     for query in queries:
         assert query["q"].strip() and query["kind"], query
-        assert {query["id"], *query.get("also", [])} <= entries, query
+        assert query["id"] in written_for and set(query.get("also", [])) <= entries, query
         assert query.get("lang", "zh") in ("zh", "en"), query
 
 
@@ -75,10 +86,12 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, ["none"]) for q in queries])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
-    rows = {line[:32].strip(): line[32:].split() for line in out[1:15]}  # n, misses, top-1: every answer is wrong
+    rows = {line[:32].strip(): line[32:].split() for line in out[1:19]}  # n, misses, top-1: every answer is wrong
     assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "held-out", "held-out 2", "held-out 3",
                           "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries",
-                          "seed, independent 90", "seed held-out, independent 90", "independent, blind"]
+                          "seed, independent 90", "seed held-out, independent 90", "independent, blind",
+                          "seed, independent 150", "seed held-out, independent 150", "independent, blind, at 150",
+                          "independent 2, blind"]
     assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev")) > 0
@@ -171,7 +184,7 @@ def test_a_smaller_corpus_keeps_the_seed_entries_and_drops_related_ids_of_entrie
 def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(monkeypatch, tmp_path, capsys):
     drawn = []
 
-    def fake_assemble(out, keep, corpus):
+    def fake_assemble(out, keep, corpora):
         drawn.append(keep)
         (out / "entries").mkdir(parents=True, exist_ok=True)
         for id_ in {*keep, *(path.stem for path in (ROOT / "content/entries").glob("*.yml"))}:
@@ -195,7 +208,23 @@ def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(m
 def test_the_independent_neighbours_make_a_valid_wiki_with_the_seed_entries(tmp_path):
     """bench/corpus_independent/: 78 neighbours of the seed entries written apart from the corpus, asked by the
     "independent" sets of `--every-set`; each names seed entries or its own in `related`, none takes a seed id."""
-    content = assemble(tmp_path / "content", corpus=INDEPENDENT)
+    content = assemble(tmp_path / "content", corpora=(INDEPENDENT,))
     base = load_knowledge_base(content)  # raises on any error
     seed = {path.stem for path in (ROOT / "content/entries").glob("*.yml")}
     assert len(base.records) == 90 and seed <= {record.id for record in base.records}
+
+
+def test_both_rounds_of_independent_neighbours_make_a_valid_wiki_of_150(tmp_path):
+    """bench/corpus_independent_2/: 60 more, written apart from both corpora, asked with the first 78 by the
+    "independent 150" sets; no id of one round is taken by the other or by a seed entry."""
+    content = assemble(tmp_path / "content", corpora=(INDEPENDENT, INDEPENDENT_2))
+    base = load_knowledge_base(content)  # raises on any error
+    assert len(base.records) == 150
+
+
+def test_two_corpora_with_an_entry_of_the_same_id_are_refused(tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder / "entries").mkdir(parents=True)
+        shutil.copy2(ROOT / "content/entries/loss-nan.yml", tmp_path / folder / "entries" / "same-id.yml")
+    with pytest.raises(SystemExit, match="have an entry of the same id"):
+        assemble(tmp_path / "content", corpora=(tmp_path / "a", tmp_path / "b"))

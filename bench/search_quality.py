@@ -16,6 +16,10 @@ equally good answer to it.
 kept when the readable sets' misses go down and the held-out ones' do not go up. With `--misses` it lists the misses of
 the readable sets only: the held-out sets' are never printed. With `--entries N [--draws K]` it asks the corpus's sets
 of smaller wikis, the seed entries and K random draws of the corpus's, N entries in all: top-1 of each draw.
+
+`--convert full-width|s2t|s2tw|s2twp|s2hk`: the set asked with each query as typed in full-width characters or as
+OpenCC writes it in traditional Chinese (s2twp: with Taiwan wording). The same question should find the same entry:
+prints the table of the converted queries, and how many of those the conversion changed have another first answer.
 """
 
 from __future__ import annotations
@@ -247,6 +251,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="with --every-set: ask the corpus sets of a smaller wiki, the seed entries and a random draw of the "
                              "corpus's, this many entries in all (the issue's held-out sets were asked at 92); top-1 only")
     parser.add_argument("--draws", type=int, default=5, help="with --entries: how many random draws (default 5)")
+    parser.add_argument("--convert", choices=CONVERSIONS,
+                        help="ask the set with each query in full-width characters or converted by OpenCC (s2twp: "
+                             "Taiwan wording), and count the first answers that change")
     return parser
 
 
@@ -256,6 +263,8 @@ def run(args: argparse.Namespace) -> None:
         if not args.every_set or args.misses:
             raise PitfallsError("--entries goes with --every-set, without --misses (a smaller wiki's figures are top-1 only)")
         return every_set_smaller(off, args.options, args.entries, args.draws)
+    if args.convert and args.every_set:
+        raise PitfallsError("--convert asks one set (the default, --corpus or --queries), not --every-set")
     if args.every_set:
         return every_set(off, args.options, args.misses)
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
@@ -266,7 +275,36 @@ def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         content = assemble(Path(tmp) / "content") if args.corpus else ROOT / "content"
         print(f"{queries_file.name}: {len(queries)} queries over {len(list((content / 'entries').glob('*.yml')))} entries")
+        if args.convert:
+            return ask_converted(content, queries, args.convert, off, args.options, args.misses)
         report(evaluate(content, queries, off, args.options), args.misses)
+
+
+CONVERSIONS = ("full-width", "s2t", "s2tw", "s2twp", "s2hk")
+
+
+def full_width(text: str) -> str:
+    """`text` as a Chinese input method in full-width mode types it: ASCII letters, digits and symbols as their
+    full-width forms (U+FF01 … U+FF5E), a space as the ideographic space."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else "\u3000" if c == " " else c for c in text)
+
+
+def ask_converted(content: Path, queries: list[dict], conversion: str, off: tuple[str, ...], options: dict,
+                  misses: bool) -> None:
+    """The queries that `conversion` changes, asked as typed and converted: the converted ones' table, and how many
+    have another first answer (the conversion, not the question, decided it)."""
+    import opencc
+
+    convert = full_width if conversion == "full-width" else opencc.OpenCC(f"{conversion}.json").convert
+    changed = [(query, {**query, "q": convert(query["q"])}) for query in queries]
+    changed = [(typed, converted) for typed, converted in changed if converted["q"] != typed["q"]]
+    answers = evaluate(content, [query for pair in changed for query in pair], off, options)
+    as_typed, as_converted = answers[0::2], answers[1::2]
+    print(f"{len(changed)} of them changed by {conversion}; as converted:")
+    report(as_converted, misses)
+    moved = sum(ids[:1] != other[:1] for (_, ids), (_, other) in zip(as_typed, as_converted, strict=True))
+    right = [sum(not is_miss(query, ids) for query, ids in asked) for asked in (as_typed, as_converted)]
+    print(f"another first answer for {moved}; first right as typed {right[0]}, converted {right[1]}")
 
 
 if __name__ == "__main__":

@@ -228,3 +228,31 @@ def test_two_corpora_with_an_entry_of_the_same_id_are_refused(tmp_path):
         shutil.copy2(ROOT / "content/entries/loss-nan.yml", tmp_path / folder / "entries" / "same-id.yml")
     with pytest.raises(SystemExit, match="have an entry of the same id"):
         assemble(tmp_path / "content", corpora=(tmp_path / "a", tmp_path / "b"))
+
+
+def test_full_width_is_what_an_input_method_in_full_width_mode_types():
+    assert search_quality.full_width("cuda 12.1 OOM！显存") == "ｃｕｄａ\u3000１２．１\u3000ＯＯＭ！显存"
+
+
+def test_a_converted_set_counts_the_first_answers_the_conversion_changed(monkeypatch, capsys):
+    """`--convert`: only the queries the conversion changes are asked, as typed and converted; a first answer that
+    moves is counted, and right ones are counted apart for each."""
+    def answers(content, queries, off, options):
+        # 显存不足 finds its entry only as typed, its traditional form another; 训练, 数据 and their forms find loss-nan
+        first = {"显存不足": "cuda-out-of-memory", "顯存不足": "docker-gpu"}
+        return [(q, [first.get(q["q"], "loss-nan")]) for q in queries]
+    monkeypatch.setattr(search_quality, "evaluate", answers)
+    queries = [{"q": "显存不足", "id": "cuda-out-of-memory", "kind": "zh-word"},
+               {"q": "loss", "id": "loss-nan", "kind": "en"},  # no Chinese: s2t leaves it as it is, not asked
+               {"q": "训练", "id": "loss-nan", "kind": "zh-word"}, {"q": "数据", "id": "loss-nan", "kind": "zh-word"}]
+    search_quality.ask_converted(ROOT / "content", queries, "s2t", (), {}, misses=False)
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "3 of them changed by s2t; as converted:"
+    assert out.splitlines()[-1] == "another first answer for 1; first right as typed 3, converted 2"
+
+
+def test_convert_with_every_set_is_refused_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "bench.search_quality", "--every-set", "--convert", "s2t"], cwd=ROOT,
+                          capture_output=True, text=True, encoding="utf-8")
+    assert (done.returncode, done.stderr) == (2, "search_quality: --convert asks one set (the default, --corpus or "
+                                                 "--queries), not --every-set\n")

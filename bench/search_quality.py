@@ -41,6 +41,7 @@ from pitfalls.commands.search import run_queries
 from pitfalls.errors import PitfallsError
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.validate import load_knowledge_base
+from pitfalls.text import CHINESE_CONVERSIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -280,7 +281,8 @@ def run(args: argparse.Namespace) -> None:
         report(evaluate(content, queries, off, args.options), args.misses)
 
 
-CONVERSIONS = ("full-width", "s2t", "s2tw", "s2twp", "s2hk")
+CONVERSIONS = ("full-width", *CHINESE_CONVERSIONS)
+"""--convert's ways of writing a query: full-width characters, or the OpenCC conversions the index reads."""
 
 
 def full_width(text: str) -> str:

@@ -1,7 +1,8 @@
 """Each reading stage of the search engine (engine.js STAGES), and the message rule, guarded by queries of the
 realistic corpus (bench/corpus.py) and its public query set that need them: right first with everything on, not
 first with that one stage off (engine.js `off`), so switching a stage off fails a test. The ranking rules and the
-options are guarded on hand-made indexes: test_search_rules.py. Run under node; no site build, no browser."""
+options are guarded on hand-made indexes: test_search_rules.py. And the public set, on the 12 seed entries, finds the
+same first entries typed in full-width or traditional characters. Run under node; no site build, no browser."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 import yaml
 
 from bench.corpus import assemble
+from bench.search_quality import full_width
 from conftest import ROOT
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import write_site_index
@@ -64,3 +66,39 @@ def test_every_stage_is_guarded():
                                        check=True).stdout)
     assert sorted(stages) == ["parts", "pinyin", "synonyms", "typos", "variants"]
     assert {stage for stage, *_ in GUARDS} == {*stages, "message"}
+
+
+
+@pytest.fixture(scope="module")
+def seed_search_dirs(tmp_path_factory):
+    """lang → the search/ folder of the 12 seed entries' index in that language."""
+    out, base = tmp_path_factory.mktemp("seed"), load_knowledge_base(ROOT / "content")
+    for lang in ("zh", "en"):
+        write_site_index(base, lang, out / lang)
+    return {lang: out / lang / "search" for lang in ("zh", "en")}
+
+
+def _firsts(search_dir, queries: list[str], off: tuple[str, ...] = ()) -> list[str | None]:
+    return [ranked[0]["id"] if ranked else None for ranked in run_queries(search_dir, queries, off)]
+
+
+def test_the_public_set_finds_the_same_first_entry_however_it_is_written(seed_search_dirs):
+    """Every query of the public set, typed in full-width characters, in traditional characters or with Hong Kong or
+    Taiwan wording (OpenCC), finds the entry it finds as typed (docs/SEARCH.md, "The same question in another script").
+    With the variants stage off, traditional queries find other entries: the test reads them through it."""
+    import opencc
+
+    convert = {"full-width": full_width, **{name: opencc.OpenCC(f"{name}.json").convert for name in ("s2t", "s2hk", "s2twp")}}
+    queries = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
+    for lang, conversions in (("zh", ("full-width", "s2t", "s2hk", "s2twp")), ("en", ("full-width",))):
+        typed = [q["q"] for q in queries if q.get("lang", "zh") == lang]
+        for conversion in conversions:
+            pairs = [(text, convert[conversion](text)) for text in typed]
+            pairs = [(text, form) for text, form in pairs if form != text]
+            assert len(pairs) >= 30, (lang, conversion)  # the conversion changes many of the set's queries
+            as_typed = _firsts(seed_search_dirs[lang], [text for text, _ in pairs])
+            as_written = _firsts(seed_search_dirs[lang], [form for _, form in pairs])
+            assert [form for (_, form), a, b in zip(pairs, as_typed, as_written, strict=True) if a != b] == [], conversion
+            if (lang, conversion) == ("zh", "s2t"):
+                traditional = [form for _, form in pairs]
+    assert _firsts(seed_search_dirs["zh"], traditional) != _firsts(seed_search_dirs["zh"], traditional, ("variants",))

@@ -65,9 +65,10 @@ def site_config(site_dir: Path, port: int) -> str:
     text = CONFIG.read_text(encoding="utf-8")
     deployment_lines = {  # directive → its one line in the shipped file, and what the runner puts there
         "listen": (re.compile(r"^(\s*)listen 80;$", re.M), rf"\1listen 127.0.0.1:{port};"),
-        "root": (re.compile(rf"^(\s*)root {SITE_ROOT};$", re.M), rf"\1root {site_dir};"),
+        # quoted: a folder with a space in its name is one parameter
+        "root": (re.compile(rf"^(\s*)root {SITE_ROOT};$", re.M), rf'\1root "{site_dir}";'),
         "include": (re.compile(rf"^(\s*)include {SITE_ROOT}/nginx-redirects.map;$", re.M),
-                    rf"\1include {site_dir}/nginx-redirects.map;"),
+                    rf'\1include "{site_dir}/nginx-redirects.map";'),
     }
     for directive, (line, replacement) in deployment_lines.items():
         text, found = line.subn(replacement, text)

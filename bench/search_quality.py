@@ -30,6 +30,7 @@ import random
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -291,13 +292,18 @@ def full_width(text: str) -> str:
     return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else "\u3000" if c == " " else c for c in text)
 
 
+def converter(conversion: str) -> Callable[[str], str]:
+    """The function that writes a query as `conversion` (one of CONVERSIONS) does."""
+    import opencc
+
+    return full_width if conversion == "full-width" else opencc.OpenCC(f"{conversion}.json").convert
+
+
 def ask_converted(content: Path, queries: list[dict], conversion: str, off: tuple[str, ...], options: dict,
                   misses: bool) -> None:
     """The queries that `conversion` changes, asked as typed and converted: the converted ones' table, and how many
     have another first answer (the conversion, not the question, decided it)."""
-    import opencc
-
-    convert = full_width if conversion == "full-width" else opencc.OpenCC(f"{conversion}.json").convert
+    convert = converter(conversion)
     changed = [(query, {**query, "q": convert(query["q"])}) for query in queries]
     changed = [(typed, converted) for typed, converted in changed if converted["q"] != typed["q"]]
     answers = evaluate(content, [query for pair in changed for query in pair], off, options)

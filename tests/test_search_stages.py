@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from bench.corpus import assemble
-from bench.search_quality import full_width
+from bench.search_quality import converter
 from conftest import ROOT
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import write_site_index
@@ -86,9 +86,7 @@ def test_the_public_set_finds_the_same_first_entry_however_it_is_written(seed_se
     """Every query of the public set, typed in full-width characters, in traditional characters or with Hong Kong or
     Taiwan wording (OpenCC), finds the entry it finds as typed (docs/SEARCH.md, "The same question in another script").
     With the variants stage off, traditional queries find other entries: the test reads them through it."""
-    import opencc
-
-    convert = {"full-width": full_width, **{name: opencc.OpenCC(f"{name}.json").convert for name in ("s2t", "s2hk", "s2twp")}}
+    convert = {name: converter(name) for name in ("full-width", "s2t", "s2hk", "s2twp")}
     queries = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
     for lang, conversions in (("zh", ("full-width", "s2t", "s2hk", "s2twp")), ("en", ("full-width",))):
         typed = [q["q"] for q in queries if q.get("lang", "zh") == lang]

@@ -30,7 +30,8 @@ import random
 import sys
 import tempfile
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,17 +117,30 @@ def with_judgments(queries: list[dict], judgments_file: Path) -> list[dict]:
 def evaluate(content: Path, queries: list[dict], off: tuple[str, ...] = (), options: dict | None = None
              ) -> list[tuple[dict, list[str]]]:
     """Each query with the ids it returns, best first."""
-    base = load_knowledge_base(content)
-    answers: dict[int, list[str]] = {}
     with tempfile.TemporaryDirectory(prefix="pitfalls-quality-") as tmp:
-        for lang in ("zh", "en"):
-            asked = [(n, q) for n, q in enumerate(queries) if query_language(q) == lang]
-            if not asked:
-                continue
-            write_site_index(base, lang, Path(tmp) / lang)
-            ranked = run_queries(Path(tmp) / lang / "search", [q["q"] for _, q in asked], off, options)
-            for (n, _), results in zip(asked, ranked, strict=True):
-                answers[n] = [r["id"] for r in results]
+        return ask_indexes(write_indexes(content, queries, Path(tmp)), queries, off, options)
+
+
+def write_indexes(content: Path, queries: list[dict], where: Path) -> dict[str, Path]:
+    """The search index of `content` in each language some of `queries` are asked in, written under `where`: language →
+    its `search/` folder."""
+    base = load_knowledge_base(content)
+    folders = {}
+    for lang in sorted({query_language(q) for q in queries}, reverse=True):
+        write_site_index(base, lang, where / lang)
+        folders[lang] = where / lang / "search"
+    return folders
+
+
+def ask_indexes(folders: dict[str, Path], queries: list[dict], off: tuple[str, ...] = (), options: dict | None = None
+                ) -> list[tuple[dict, list[str]]]:
+    """Each query with the ids the index of its language (`write_indexes`) returns, best first."""
+    answers: dict[int, list[str]] = {}
+    for lang, search_dir in folders.items():
+        asked = [(n, q) for n, q in enumerate(queries) if query_language(q) == lang]
+        ranked = run_queries(search_dir, [q["q"] for _, q in asked], off, options)
+        for (n, _), results in zip(asked, ranked, strict=True):
+            answers[n] = [r["id"] for r in results]
     return [(q, answers[n]) for n, q in enumerate(queries)]
 
 
@@ -175,19 +189,36 @@ def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dic
              keep: frozenset[str] | None = None) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
     """Each query set's queries with the ids they return, the sets of one content folder asked of one index. `keep`:
     the corpus entries of a smaller wiki (`corpus.assemble`); a query about an entry left out is not asked."""
+    with set_asker(sets, keep) as ask:
+        return ask(off, options)
+
+
+@contextmanager
+def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None
+              ) -> Iterator[Callable[[tuple[str, ...], dict | None], dict[QuerySet, list[tuple[dict, list[str]]]]]]:
+    """`ask_sets` as a function of the engine's stages switched off and options, the indexes written once: what a
+    search over the options asks many times (bench/tune_options.py)."""
     loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in sets}
-    answers = {}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
+        indexed = []
         for at in sorted({query_set.at for query_set in sets}):
             content = assemble(Path(tmp) / at, keep if at == "corpus" else None, NEIGHBOURS[at]) if NEIGHBOURS[at] \
                 else ROOT / "content"
             present = {record.stem for record in (content / "entries").glob("*.yml")}
             asked_here = {query_set: [q for q in loaded[query_set] if q["id"] in present]
                           for query_set in sets if query_set.at == at}
-            asked = evaluate(content, [q for queries in asked_here.values() for q in queries], off, options)
-            for query_set, queries in asked_here.items():
-                answers[query_set], asked = asked[:len(queries)], asked[len(queries):]
-    return answers
+            queries = [q for queries in asked_here.values() for q in queries]
+            indexed.append((write_indexes(content, queries, Path(tmp) / f"{at} index"), queries, asked_here))
+
+        def ask(off: tuple[str, ...] = (), options: dict | None = None) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
+            answers = {}
+            for folders, queries, asked_here in indexed:
+                asked = ask_indexes(folders, queries, off, options)
+                for query_set, its_queries in asked_here.items():
+                    answers[query_set], asked = asked[:len(its_queries)], asked[len(its_queries):]
+            return answers
+
+        yield ask
 
 
 def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:

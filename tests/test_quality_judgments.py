@@ -80,10 +80,16 @@ def test_each_bench_query_names_entries_of_the_wiki_it_is_asked_of(name, wiki, a
         assert query.get("lang", "zh") in ("zh", "en"), query
 
 
+def answer_every_query(monkeypatch, answer):
+    """search_quality's sets asked without an index or node: each query's answer is `answer(query)`."""
+    monkeypatch.setattr(search_quality, "write_indexes", lambda content, queries, where: {})
+    monkeypatch.setattr(search_quality, "ask_indexes", lambda folders, queries, off, options: [(q, answer(q)) for q in queries])
+
+
 def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsys):
     """`python -m bench.search_quality --every-set --misses` counts every set's misses and prints the readable sets'
     queries only: a held-out set whose misses were read is no longer held out."""
-    monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, ["none"]) for q in queries])
+    answer_every_query(monkeypatch, lambda query: ["none"])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
     rows = {line[:32].strip(): line[32:].split() for line in out[1:19]}  # n, misses, top-1: every answer is wrong
@@ -192,7 +198,7 @@ def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(m
         return out
 
     monkeypatch.setattr(search_quality, "assemble", fake_assemble)
-    monkeypatch.setattr(search_quality, "evaluate", lambda content, queries, off, options: [(q, [q["id"]]) for q in queries])
+    answer_every_query(monkeypatch, lambda query: [query["id"]])
     search_quality.every_set_smaller((), {}, entries=42, draws=2)
     out = capsys.readouterr().out.splitlines()
     assert len(drawn) == 2 and drawn[0] != drawn[1] and {len(keep) for keep in drawn} == {30}

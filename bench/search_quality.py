@@ -15,7 +15,9 @@ equally good answer to it.
 `--every-set`: the misses of every query set (SETS), one line each, as docs/SEARCH.md reports a change by: a change is
 kept when the readable sets' misses go down and the held-out ones' do not go up. With `--misses` it lists the misses of
 the readable sets only: the held-out sets' are never printed. With `--entries N [--draws K]` it asks the corpus's sets
-of smaller wikis, the seed entries and K random draws of the corpus's, N entries in all: top-1 of each draw.
+of smaller wikis, the seed entries and K random draws of the corpus's, N entries in all: top-1 of each draw. With
+`--flips` and `--off` or `--options`, each set is asked as options.js has it and with the change: the misses of each, and
+how many queries the change put right and put wrong (an engine change only: the index is the same).
 
 `--convert full-width|s2t|s2tw|s2twp|s2hk`: the set asked with each query as typed in full-width characters or as
 OpenCC writes it in traditional Chinese (s2twp: with Taiwan wording). The same question should find the same entry:
@@ -237,6 +239,23 @@ def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
         print("(the held-out sets' misses are not listed)")
 
 
+def every_set_flips(off: tuple[str, ...], options: dict) -> None:
+    """Each of SETS asked twice of the same indexes, as options.js has it and with `off` and `options`: per set, the
+    misses before and after, and how many queries the change put right and put wrong. A change of one miss may be one
+    query put right, or four right and three wrong. No query is listed."""
+    if not off and not options:
+        raise PitfallsError("--flips compares the engine with --off or --options against options.js: give one")
+    with set_asker(SETS) as ask:
+        before, after = ask(), ask(off, options)
+    print(f"{'set':32} {'n':>4} {'before':>6} {'after':>6} {'right':>6} {'wrong':>6}")
+    for query_set in SETS:
+        was = [is_miss(query, ids) for query, ids in before[query_set]]
+        now = [is_miss(query, ids) for query, ids in after[query_set]]
+        right = sum(a and not b for a, b in zip(was, now, strict=True))
+        wrong = sum(b and not a for a, b in zip(was, now, strict=True))
+        print(f"{query_set.name:32} {len(was):>4} {sum(was):>6} {sum(now):>6} {right:>6} {wrong:>6}")
+
+
 def every_set_smaller(off: tuple[str, ...], options: dict, entries: int, draws: int) -> None:
     """The corpus sets asked of smaller wikis: the seed entries and a random draw of the corpus's, `entries` in all,
     `draws` times (draw k seeded with k). Per set, the queries asked a draw (those about an entry drawn) and the top-1
@@ -284,6 +303,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="with --every-set: ask the corpus sets of a smaller wiki, the seed entries and a random draw of the "
                              "corpus's, this many entries in all (the issue's held-out sets were asked at 92); top-1 only")
     parser.add_argument("--draws", type=int, default=5, help="with --entries: how many random draws (default 5)")
+    parser.add_argument("--flips", action="store_true",
+                        help="with --every-set and --off or --options: each set asked as options.js has it and with the "
+                             "change, the misses of each and how many queries the change put right and put wrong")
     parser.add_argument("--convert", choices=CONVERSIONS,
                         help="ask the set with each query in full-width characters or converted by OpenCC (s2twp: "
                              "Taiwan wording), and count the first answers that change")
@@ -292,6 +314,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> None:
     off = tuple(filter(None, args.off.split(",")))
+    if args.flips:
+        if not args.every_set or args.misses or args.entries is not None:
+            raise PitfallsError("--flips goes with --every-set, without --misses or --entries (it lists no query)")
+        return every_set_flips(off, args.options)
     if args.entries is not None:
         if not args.every_set or args.misses:
             raise PitfallsError("--entries goes with --every-set, without --misses (a smaller wiki's figures are top-1 only)")

@@ -105,6 +105,34 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
                                                             "MISS independent"))]
 
 
+def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsys):
+    """`--every-set --flips --options …`: each set asked before and after the change, of the same indexes; a query
+    right before and wrong after counts as put wrong, and the other way round as put right."""
+    def answer(folders, queries, off, options):
+        # before: right when the query's length is even; after (an option given): right when it divides by 3
+        right = (lambda q: len(q["q"]) % 3 == 0) if options else (lambda q: len(q["q"]) % 2 == 0)
+        return [(q, [q["id"]] if right(q) else ["none"]) for q in queries]
+
+    monkeypatch.setattr(search_quality, "write_indexes", lambda content, queries, where: {})
+    monkeypatch.setattr(search_quality, "ask_indexes", answer)
+    search_quality.every_set_flips((), {"characterWeight": 0.25})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["set", "n", "before", "after", "right", "wrong"]
+    rows = {line[:32].strip(): [int(n) for n in line[32:].split()] for line in out[1:]}
+    assert len(rows) == 18
+    lengths = [len(q["q"]) for q in SEED_QUERIES]
+    assert rows["seed"] == [210, sum(n % 2 != 0 for n in lengths), sum(n % 3 != 0 for n in lengths),
+                            sum(n % 2 != 0 and n % 3 == 0 for n in lengths), sum(n % 2 == 0 and n % 3 != 0 for n in lengths)]
+    assert rows["seed"][3] > 0 and rows["seed"][4] > 0
+
+
+def test_flips_need_a_change_and_every_set():
+    for args, said in ((["--flips"], "--flips goes with --every-set, without --misses or --entries (it lists no query)"),
+                       (["--every-set", "--flips"], "--flips compares the engine with --off or --options against options.js: give one")):
+        done = subprocess.run([sys.executable, "-m", "bench.search_quality", *args], cwd=ROOT,
+                              capture_output=True, text=True, encoding="utf-8")
+        assert (done.returncode, done.stderr) == (2, f"search_quality: {said}\n")
+
 def test_bad_arguments_end_in_one_line_and_exit_2(tmp_path):
     """A missing --queries file, and an engine stage that does not exist (the engine refuses it under node)."""
     missing = tmp_path / "missing.yml"

@@ -6,7 +6,7 @@ Prints, side by side for our search and Material's stock search (same site, same
 built with PITFALLS_STOCK_SEARCH=1):
   - top-1, top-3 and MRR per kind of query of tests/search_queries.yml (12 real entries) and of
     tests/search_queries_corpus.yml (the realistic corpus of bench/corpus.py, 172 entries), and of the 12-entry
-    set asked again at 172 entries (right also on the corpus entries judged blind as good an answer); at the 150
+    set asked again at 172 entries (right also on the corpus entries judged blind as good an answer); at the 210
     entries nobody tuned on, the blind sets of bench/ about them and about the seed entries;
   - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
@@ -48,11 +48,11 @@ CORPUS_QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries_corpus.yml").r
 QUERY_SETS = {"12": {"12-entry set": QUERIES},
               "corpus": {"corpus set": CORPUS_QUERIES,
                          "12-entry set asked at 172 entries": with_judgments(QUERIES, ROOT / "bench" / "seed_queries_also_at_corpus.yml")},
-              "independent 150": {name: load_queries(ROOT / "bench" / file) for name, file in (
+              "independent 210": {name: load_queries(ROOT / "bench" / file) for name, file in (
                   ("seed held-out set (blind)", "queries_seed_heldout.yml"), ("independent, blind", "queries_independent.yml"),
-                  ("independent 2, blind", "queries_independent_2.yml"))}}
+                  ("independent 2, blind", "queries_independent_2.yml"), ("independent 3, blind", "queries_independent_3.yml"))}}
 """The query sets each corpus is measured for quality with: at the 12 seed entries their set; at the realistic
-corpus its own set, and the 12-entry set again (a wiki that grew: bench/search_quality.py --also); at the 150 entries
+corpus its own set, and the 12-entry set again (a wiki that grew: bench/search_quality.py --also); at the 210 entries
 nobody tuned on (bench/corpus_independent*), the sets written blind about them and about the seed entries (held out:
 per kind only, as here, never a query)."""
 ENGINES = {"ours": {}, "stock": {"PITFALLS_STOCK_SEARCH": "1"}}
@@ -187,11 +187,11 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from bench.corpus import INDEPENDENT, INDEPENDENT_2, assemble
+    from bench.corpus import INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3, assemble
 
     work = Path(tempfile.mkdtemp(prefix="bench-search-"))
     corpora = {"12": ROOT / "content", "corpus": assemble(work / "content-corpus"),
-               "independent 150": assemble(work / "content-independent", corpora=(INDEPENDENT, INDEPENDENT_2))}
+               "independent 210": assemble(work / "content-independent", corpora=(INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3))}
     if not args.skip_large:
         big = work / f"content-{args.entries}"
         subprocess.run([sys.executable, str(ROOT / "bench" / "generate.py"), str(args.entries), str(big)], check=True,

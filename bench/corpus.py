@@ -26,6 +26,9 @@ format (not this corpus, the engine or the query sets): what the ranking was nev
 INDEPENDENT_2 = Path(__file__).resolve().parent / "corpus_independent_2"
 """60 more, written the same way (2026-12-05) by seven other sessions that also saw INDEPENDENT's titles, to write
 other pitfalls: with INDEPENDENT, a wiki of 150 entries nobody tuned on."""
+INDEPENDENT_3 = Path(__file__).resolve().parent / "corpus_independent_3"
+"""60 more, written the same way (2026-12-05) by six other sessions that saw the titles of both rounds before: with
+them, a wiki of 210 entries nobody tuned on."""
 
 
 def assemble(out: Path, keep: frozenset[str] | None = None, corpora: tuple[Path, ...] = (CORPUS,)) -> Path:

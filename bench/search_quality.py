@@ -39,7 +39,7 @@ from pathlib import Path
 
 import yaml
 
-from bench.corpus import CORPUS, INDEPENDENT, INDEPENDENT_2, assemble, corpus_ids
+from bench.corpus import CORPUS, INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3, assemble, corpus_ids
 from pitfalls.commands.cli import run_command
 from pitfalls.commands.search import run_queries
 from pitfalls.errors import PitfallsError
@@ -59,15 +59,16 @@ class QuerySet:
     """The YAML file, from the project root."""
     at: str
     """The entries it is asked of: "seed" (content/, the 12 seed entries), "corpus" (the realistic corpus, 172
-    entries), "independent" (the seed entries and bench/corpus_independent/'s, 90) or "independent 150" (and
-    bench/corpus_independent_2/'s): NEIGHBOURS."""
+    entries), "independent" (the seed entries and bench/corpus_independent/'s, 90), "independent 150" (and
+    bench/corpus_independent_2/'s) or "independent 210" (and bench/corpus_independent_3/'s): NEIGHBOURS."""
     also: str | None = None
     """Judgments adding right answers (`with_judgments`)."""
     held_out: bool = False
     """Written blind and never read: its misses are not printed."""
 
 
-NEIGHBOURS = {"seed": (), "corpus": (CORPUS,), "independent": (INDEPENDENT,), "independent 150": (INDEPENDENT, INDEPENDENT_2)}
+NEIGHBOURS = {"seed": (), "corpus": (CORPUS,), "independent": (INDEPENDENT,), "independent 150": (INDEPENDENT, INDEPENDENT_2),
+              "independent 210": (INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3)}
 """Each `at`'s folders of entries besides the seed's (`corpus.assemble`)."""
 
 SETS = (
@@ -91,6 +92,12 @@ SETS = (
     QuerySet("seed held-out, independent 150", "bench/queries_seed_heldout.yml", "independent 150", held_out=True),
     QuerySet("independent, blind, at 150", "bench/queries_independent.yml", "independent 150", held_out=True),
     QuerySet("independent 2, blind", "bench/queries_independent_2.yml", "independent 150", held_out=True),
+    # and to 210 with a third
+    QuerySet("seed, independent 210", "tests/search_queries.yml", "independent 210", held_out=True),
+    QuerySet("seed held-out, independent 210", "bench/queries_seed_heldout.yml", "independent 210", held_out=True),
+    QuerySet("independent, blind, at 210", "bench/queries_independent.yml", "independent 210", held_out=True),
+    QuerySet("independent 2, blind, at 210", "bench/queries_independent_2.yml", "independent 210", held_out=True),
+    QuerySet("independent 3, blind", "bench/queries_independent_3.yml", "independent 210", held_out=True),
 )
 
 

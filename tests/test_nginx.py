@@ -176,7 +176,7 @@ def test_the_404_page_searches_for_the_words_of_the_missing_address(browser, ngi
 
 def test_a_site_folder_with_a_space_in_its_name_is_served(tiny_site, tmp_path):
     """The runner points deploy/nginx.conf's root and redirect map at the site's folder, whatever its name (the
-    search benchmark names one after its wiki, `independent 150`)."""
+    search benchmark names one after its wiki, `independent 210`)."""
     spaced = tmp_path / "a site"
     shutil.copytree(tiny_site, spaced)  # a copy, not a link: the runner resolves links
     with serve_with_nginx(spaced) as port:

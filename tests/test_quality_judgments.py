@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from bench import blind_judging, search_quality
-from bench.corpus import INDEPENDENT, INDEPENDENT_2, assemble, corpus_ids
+from bench.corpus import INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3, assemble, corpus_ids
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
 from pitfalls.records.validate import load_knowledge_base
@@ -58,6 +58,7 @@ def test_a_judgment_for_no_query_of_the_set_is_an_error(tmp_path):
 
 CORPUS_WIKI = ("content", "bench/corpus")
 INDEPENDENT_150 = ("content", "bench/corpus_independent", "bench/corpus_independent_2")
+INDEPENDENT_210 = (*INDEPENDENT_150, "bench/corpus_independent_3")
 
 
 @pytest.mark.parametrize(("name", "wiki", "about", "least"), [
@@ -66,7 +67,8 @@ INDEPENDENT_150 = ("content", "bench/corpus_independent", "bench/corpus_independ
     ("queries_heldout4.yml", CORPUS_WIKI, CORPUS_WIKI, 150), ("queries_heldout5.yml", CORPUS_WIKI, CORPUS_WIKI, 150),
     ("queries_seed_heldout.yml", CORPUS_WIKI, ("content",), 150),
     ("queries_independent.yml", INDEPENDENT_150[:2], ("bench/corpus_independent",), 156),  # two an entry
-    ("queries_independent_2.yml", INDEPENDENT_150, ("bench/corpus_independent_2",), 120)])
+    ("queries_independent_2.yml", INDEPENDENT_150, ("bench/corpus_independent_2",), 120),
+    ("queries_independent_3.yml", INDEPENDENT_210, ("bench/corpus_independent_3",), 120)])
 def test_each_bench_query_names_entries_of_the_wiki_it_is_asked_of(name, wiki, about, least):
     """Each query is about an entry of the folders it was written for; its `also` names entries of the wiki it was
     judged in."""
@@ -92,12 +94,13 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     answer_every_query(monkeypatch, lambda query: ["none"])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
-    rows = {line[:32].strip(): line[32:].split() for line in out[1:19]}  # n, misses, top-1: every answer is wrong
+    rows = {line[:32].strip(): line[32:].split() for line in out[1:24]}  # n, misses, top-1: every answer is wrong
     assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "held-out", "held-out 2", "held-out 3",
                           "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries",
                           "seed, independent 90", "seed held-out, independent 90", "independent, blind",
                           "seed, independent 150", "seed held-out, independent 150", "independent, blind, at 150",
-                          "independent 2, blind"]
+                          "independent 2, blind", "seed, independent 210", "seed held-out, independent 210",
+                          "independent, blind, at 210", "independent 2, blind, at 210", "independent 3, blind"]
     assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev")) > 0
@@ -119,7 +122,7 @@ def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsy
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["set", "n", "before", "after", "right", "wrong"]
     rows = {line[:32].strip(): [int(n) for n in line[32:].split()] for line in out[1:]}
-    assert len(rows) == 18
+    assert len(rows) == 23
     lengths = [len(q["q"]) for q in SEED_QUERIES]
     assert rows["seed"] == [210, sum(n % 2 != 0 for n in lengths), sum(n % 3 != 0 for n in lengths),
                             sum(n % 2 != 0 and n % 3 == 0 for n in lengths), sum(n % 2 == 0 and n % 3 != 0 for n in lengths)]
@@ -254,6 +257,14 @@ def test_both_rounds_of_independent_neighbours_make_a_valid_wiki_of_150(tmp_path
     content = assemble(tmp_path / "content", corpora=(INDEPENDENT, INDEPENDENT_2))
     base = load_knowledge_base(content)  # raises on any error
     assert len(base.records) == 150
+
+
+def test_three_rounds_of_independent_neighbours_make_a_valid_wiki_of_210(tmp_path):
+    """bench/corpus_independent_3/: 60 more, written apart from the corpora by sessions that saw the titles of both
+    rounds before, asked with them by the "independent 210" sets."""
+    content = assemble(tmp_path / "content", corpora=(INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3))
+    base = load_knowledge_base(content)  # raises on any error
+    assert len(base.records) == 210
 
 
 def test_two_corpora_with_an_entry_of_the_same_id_are_refused(tmp_path):

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
 
 from bench.search_quality import SETS, is_miss, set_asker
 from pitfalls.commands.cli import run_command
+from pitfalls.commands.search import node_executable
 from pitfalls.errors import PitfallsError
 from pitfalls.settings import ENGINE_JS
 
@@ -64,11 +64,8 @@ def coordinate_search(start: Values, misses: Callable[[Values], int], passes: in
 
 def default_options() -> dict:
     """options.js's defaultSearchOptions, as node reads them."""
-    node = shutil.which("node")
-    if node is None:
-        raise PitfallsError("tune_options runs the search engine with node, which is not installed; install nodejs (make test does)")
     script = f"process.stdout.write(JSON.stringify(require({json.dumps(str(OPTIONS_JS))}).defaultSearchOptions))"
-    return json.loads(subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout)
+    return json.loads(subprocess.run([node_executable(), "-e", script], capture_output=True, text=True, check=True).stdout)
 
 
 def tuned_values(options: dict) -> Values:

@@ -20,15 +20,20 @@ from ..settings import CONTENT_DIR, ENGINE_JS, site_root, site_url_option
 NODE_RUNNER = Path(__file__).with_name("search_node.js")
 
 
+def node_executable() -> str:
+    """The path of node, which runs the site's search engine outside the browser."""
+    node = shutil.which("node")
+    if node is None:
+        raise PitfallsError("the site's search engine runs here with node, which is not installed; "
+                            "install nodejs (make test does)")
+    return node
+
+
 def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = (), options: dict | None = None) -> list[list[dict]]:
     """The ranked entries ({id, title, score, exact, explain}) for each query against the index in `search_dir`,
     computed by engine.js under node; the engine stages and rules named in `off` switched off, `options`
     overriding those of options.js."""
-    node = shutil.which("node")
-    if node is None:
-        raise PitfallsError("`pitfalls search` runs the site's search engine with node, which is not installed; "
-                            "install nodejs (make test does)")
-    done = subprocess.run([node, str(NODE_RUNNER), str(ENGINE_JS), str(search_dir), ",".join(off), json.dumps(options or {})],
+    done = subprocess.run([node_executable(), str(NODE_RUNNER), str(ENGINE_JS), str(search_dir), ",".join(off), json.dumps(options or {})],
                           input=json.dumps(queries),
                           capture_output=True, text=True, encoding="utf-8")
     if done.returncode != 0:

@@ -34,23 +34,20 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import quote
 
-import yaml
-
-from bench.search_quality import load_queries, with_judgments
+from bench.search_quality import SETS, load_queries, with_judgments
 from tests.helpers.chromium import LAUNCH_ARGS
 from tests.helpers.local_nginx import serve_with_nginx
 from tests.helpers.search_ui import HOSTILE_QUERIES, open_search, search
 
 ROOT = Path(__file__).resolve().parent.parent
 
-QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
-CORPUS_QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries_corpus.yml").read_text(encoding="utf-8"))["queries"]
+QUERIES = load_queries(ROOT / "tests" / "search_queries.yml")
 QUERY_SETS = {"12": {"12-entry set": QUERIES},
-              "corpus": {"corpus set": CORPUS_QUERIES,
+              "corpus": {"corpus set": load_queries(ROOT / "tests" / "search_queries_corpus.yml"),
                          "12-entry set asked at 172 entries": with_judgments(QUERIES, ROOT / "bench" / "seed_queries_also_at_corpus.yml")},
-              "independent 210": {name: load_queries(ROOT / "bench" / file) for name, file in (
-                  ("seed held-out set (blind)", "queries_seed_heldout.yml"), ("independent, blind", "queries_independent.yml"),
-                  ("independent 2, blind", "queries_independent_2.yml"), ("independent 3, blind", "queries_independent_3.yml"))}}
+              # search_quality's blind rows at 210 entries (the public 12-entry set is asked at 172 above)
+              "independent 210": {query_set.name: load_queries(ROOT / query_set.queries) for query_set in SETS
+                                  if query_set.at == "independent 210" and query_set.queries != "tests/search_queries.yml"}}
 """The query sets each corpus is measured for quality with: at the 12 seed entries their set; at the realistic
 corpus its own set, and the 12-entry set again (a wiki that grew: bench/search_quality.py --also); at the 210 entries
 nobody tuned on (bench/corpus_independent*), the sets written blind about them and about the seed entries (held out:

@@ -76,6 +76,7 @@ SETS = (
     QuerySet("seed at 172 entries", "tests/search_queries.yml", "corpus", also="bench/seed_queries_also_at_corpus.yml"),
     QuerySet("corpus", "tests/search_queries_corpus.yml", "corpus"),
     QuerySet("dev", "bench/queries_dev.yml", "corpus"),
+    QuerySet("dev, at 210", "bench/queries_dev_210.yml", "independent 210"),
     QuerySet("held-out", "bench/queries_heldout.yml", "corpus", held_out=True),
     QuerySet("held-out 2", "bench/queries_heldout2.yml", "corpus", held_out=True),
     QuerySet("held-out 3", "bench/queries_heldout3.yml", "corpus", held_out=True),

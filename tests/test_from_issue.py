@@ -111,6 +111,7 @@ def test_a_complete_proposal_becomes_a_record_that_passes_check(content, capsys)
                         "url": "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html"}],
         "related": ["ssh-port-blocked"], "last_verified": "2026-11-20",
         "signatures": [{"exact": "Watchdog caught collective operation timeout"}],
+        "keywords": {"zh": ["多机训练卡死", "选错网卡"], "en": ["multi-node hang"]},
     }
     assert "note: 标签 / Tags: left out '分布式': not in" in err  # unknown tags are listed, not invented
     assert "left out 3 line(s) of a traceback" in err
@@ -178,6 +179,8 @@ def test_crlf_bodies_read_the_same(content, capsys):
     ({"last_verified": "2026/1/5"}, {"last_verified": "2026-01-05"}),
     ({"signatures": "ab\nWatchdog caught collective operation timeout"},
      {"signatures": [{"exact": "Watchdog caught collective operation timeout"}]}),
+    # keywords: by their characters; one the title already says is left out, as check would refuse it
+    ({"keywords": "爆显存、OOM at step 1,out of GPU memory\n显存炸了, 爆显存"}, {"keywords": {"zh": ["爆显存", "显存炸了"], "en": ["OOM at step 1"]}}),
 ])
 def test_answers_become_fields(content, capsys, answers, expected):
     status, _, err, path = convert(capsys, content, issue_body(**{**MINIMAL, **answers}))

@@ -122,6 +122,7 @@ def test_the_text_of_each_field(tiny):
         "environment": ["CUDA 12.1", "框架 PyTorch 2.1", "操作系统 Ubuntu 22.04"],  # by key, under the site's headings
         # the other language: title, quick fix and the behaviours, not the verbatim error message (the same in both)
         "translation": ["Out of GPU memory", "Lower batch_size", "OOM at the first training step"],
+        "keywords": [],  # it has none
     }
     assert entry_text(gpu_oom, "en").fields["translation"] == ["显存不足", "减小 batch_size", "训练第一步就 OOM"]
     assert entry_text(gpu_oom, "en").fields["environment"] == ["CUDA 12.1", "Frameworks PyTorch 2.1", "OS Ubuntu 22.04"]
@@ -138,6 +139,16 @@ def _tiny_with(tmp_path: Path, record_id: str, record: str):
     shutil.copytree(TINY, content)
     (content / "entries" / f"{record_id}.yml").write_text(record, encoding="utf-8")
     return load_knowledge_base(content).record(record_id)
+
+
+def test_keywords_are_their_own_field_and_the_other_languages_go_with_the_translation(tmp_path):
+    record = _tiny_with(tmp_path, "stuck",
+        "id: stuck\ncategory: training\ntitle: {zh: 训练卡住, en: Training hangs}\nquick_fix: {zh: 重启, en: Restart}\n"
+        "symptoms:\n  - {zh: 不动了, en: Nothing moves}\nsteps:\n  - {zh: 查看日志, en: Read the log}\ntags: [cuda]\n"
+        "keywords:\n  zh: [假死, 没反应]\n  en: [frozen]\n")
+    zh, en = entry_text(record, "zh").fields, entry_text(record, "en").fields
+    assert (zh["keywords"], zh["translation"][-1:]) == (["假死", "没反应"], ["frozen"])
+    assert (en["keywords"], en["translation"][-2:]) == (["frozen"], ["假死", "没反应"])
 
 
 def test_exact_signatures_are_symptoms_and_a_title_the_same_in_both_languages_is_no_translation(tmp_path):

@@ -77,7 +77,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
     assert [(name, anchor, match) for name, anchor, _, match in index.manifest["fields"]] == [
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
-        ("environment", "environment", 0.2), ("translation", "", 0.4)]
+        ("environment", "environment", 0.2), ("translation", "", 0.4), ("keywords", "", 0.8)]
     assert index.manifest["formatVersion"] == 9 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
@@ -138,6 +138,22 @@ def test_signatures_the_other_language_and_identifiers_are_indexed(tmp_path):
     assert _postings(index, "explosion")[0][1] & 1 << 8  # the English title, on the Chinese site: translation
     assert _postings(index, "torch_load")  # an identifier, whole
     assert not _postings(index, "num")  # placeholders are left out
+
+
+@pytest.mark.parametrize("keywords", [True, False])
+def test_a_word_only_the_keywords_say_finds_the_entry_as_its_labels_would(tmp_path, keywords):
+    """c, the last entry, says 超时 in no text of its own, only in its keywords; a has it in its steps. As a statement
+    of what the entry is about, a keyword counts as a label does (0.8) and puts c first; without its keywords, a comes
+    first. Those in the other language count as the entry's translation."""
+    extra = "keywords:\n  zh: [超时]\n  en: [idle timeout]\n" if keywords else ""
+    content = _content(tmp_path, [{"id": "a", "step": "超时 之后重试"}, {"id": "b"},
+                                  {"id": "c", "title_zh": "连接自动断开", "extra": extra}])
+    index = build_index(load_knowledge_base(content), "zh")
+    assert _postings(index, "超时").get(2, (0, 0))[1] & 0x1FFF == (1 << 9 if keywords else 0)
+    assert _postings(index, "timeout").get(2, (0, 0))[1] & 0x1FFF == (1 << 8 if keywords else 0)
+    write_site_index(load_knowledge_base(content), "zh", tmp_path / "site")
+    [ranked] = run_queries(tmp_path / "site" / "search", ["超时"])
+    assert [result["id"] for result in ranked][:1] == (["c"] if keywords else ["a"])
 
 
 def test_a_term_keeps_its_400_best_entries(tmp_path):
@@ -303,7 +319,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
                    ["cause", "cause", "Cause", 0.2], ["verification", "verification", "Verify the fix", 0.2],
-                   ["environment", "environment", "Environment", 0.2], ["translation", "", "", 0.4]],
+                   ["environment", "environment", "Environment", 0.2], ["translation", "", "", 0.4], ["keywords", "", "", 0.8]],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the", "怎么办", "怎麼辦"],  # normalised, with the traditional forms of the Chinese ones
         # each phrase cut as the query side does: whole words, stemmed

@@ -135,7 +135,7 @@ def test_schema_errors_of_all_files_are_collected(content):
         "content/entries/docker-no-gpu.yml:4:17: quick_fix.zh: must not be empty",
         "content/entries/docker-no-gpu.yml:5:11: symptoms: must not be empty",
         "content/entries/docker-no-gpu.yml:8:5: steps[0].coed: unknown field 'coed' (did you mean 'code'?); allowed: zh, en, code",
-        "content/entries/docker-no-gpu.yml:10:1: titel: unknown field 'titel' (did you mean 'title'?); allowed: id, category, title, quick_fix, symptoms, steps, tags, cause, environment, verification, references, related, last_verified, aliases, signatures",
+        "content/entries/docker-no-gpu.yml:10:1: titel: unknown field 'titel' (did you mean 'title'?); allowed: id, category, title, quick_fix, symptoms, steps, tags, cause, environment, verification, references, related, last_verified, aliases, signatures, keywords",
         "content/entries/gpu-oom.yml:2:5: id: 'GPU_oom' is not a valid id: lowercase ASCII letters, digits and single hyphens (e.g. 'gpu-oom')",
     ]
 
@@ -295,6 +295,20 @@ def test_an_unknown_key_far_from_every_known_one_gets_no_suggestion(content):
     ]
 
 
+def test_a_keyword_the_entry_already_says_is_refused_at_its_place(content):
+    """Keywords are for the words readers type that the entry does not say (docs/CONTENT.md): one its text has, in
+    either language, in any case, or in its code, adds nothing to search."""
+    _rewrite(content, "related: [docker-no-gpu]",
+             "related: [docker-no-gpu]\nkeywords:\n  zh: [爆显存, 显存不足]\n  en: [VRAM, out of gpu MEMORY, memory.used]")
+    said = "is already in the entry's text; keywords are for the words readers type that the entry does not say"
+    assert errors(content) == [f"content/entries/gpu-oom.yml:37:13: keywords.zh[1]: keyword '显存不足' {said}",
+                               f"content/entries/gpu-oom.yml:38:14: keywords.en[1]: keyword 'out of gpu MEMORY' {said}",
+                               f"content/entries/gpu-oom.yml:38:33: keywords.en[2]: keyword 'memory.used' {said}"]
+    _rewrite(content, "  zh: [爆显存, 显存不足]\n  en: [VRAM, out of gpu MEMORY, memory.used]", "  zh: [爆显存]\n  en: [VRAM]")
+    assert errors(content) == []
+    assert load_knowledge_base(content).record("gpu-oom").keywords == {"zh": ("爆显存",), "en": ("VRAM",)}
+
+
 def test_an_alias_that_is_the_entrys_own_id_is_refused(content):
     _rewrite(content, "aliases: [cuda-oom-old]", "aliases: [cuda-oom-old, gpu-oom]")
     assert errors(content) == ["content/entries/gpu-oom.yml:37:25: aliases[1]: alias 'gpu-oom' is the entry's own id; an alias is a former id"]
@@ -404,12 +418,15 @@ def test_a_draft_replacing_an_existing_record_is_not_its_own_duplicate(content):
     ("tags: [cuda, gpu-memory]", "tags: [cuda, 7]", "20:14: tags[1]: must be text, not a whole number"),
     ("title:\n  zh: 显存不足", "title:\n  zh: true", "5:7: title.zh: must be text, not true or false"),
     ("id: gpu-oom", "id: gpu-oom\nzzzzzzzz: 1", "3:1: zzzzzzzz: unknown field 'zzzzzzzz'; allowed: id, category, title, quick_fix, symptoms, "
-     "steps, tags, cause, environment, verification, references, related, last_verified, aliases, signatures"),
+     "steps, tags, cause, environment, verification, references, related, last_verified, aliases, signatures, keywords"),
     ("aliases: [cuda-oom-old]", "aliases: [old oom]",
      "37:11: aliases[0]: 'old oom' is not a valid key: lowercase ASCII letters, digits and single hyphens (e.g. 'old-oom')"),
     ("aliases: [cuda-oom-old]", "aliases: ['%%%']",
      "37:11: aliases[0]: '%%%' is not a valid key: lowercase ASCII letters, digits and single hyphens (e.g. 'cuda-out-of-memory')"),
-    ("steps:\n  - zh: 降低 batch_size\n    en: Lower the batch size", "steps:\n  - code: ls", "15:5: steps[0]: needs 'zh' or 'en'"),
+    ("steps:\n  - zh: 降低 batch_size\n    en: Lower the batch size", "steps:\n  - code: ls", "15:5: steps[0]: needs 'zh' or 'en'"),    ("related: [docker-no-gpu]", "related: [docker-no-gpu]\nkeywords: {fr: [x]}", "36:12: keywords.fr: unknown field 'fr'; allowed: zh, en"),
+    ("related: [docker-no-gpu]", "related: [docker-no-gpu]\nkeywords: {zh: []}", "36:16: keywords.zh: must not be empty"),
+    ("related: [docker-no-gpu]", "related: [docker-no-gpu]\nkeywords: {en: [" + ", ".join(f"k{n}" for n in range(13)) + "]}",
+     "36:16: keywords.en: has 13 items; the limit is 12"),
 ])
 def test_schema_errors_say_what_to_fix_at_the_value(content, old, new, expected):
     _rewrite(content, old, new)

@@ -25,7 +25,8 @@ How answers become fields:
 - environment: `key: value` lines of the record's environment keys; references: one per line, `[title](url)`
   or a title and an http(s) URL; related: ids or links of existing entries; signatures: one `exact` pattern a
   line (one that `check` would refuse is left out with its reason); last verified: a date (2026-11-30,
-  2026/11/30, 2026年11月30日).
+  2026/11/30, 2026年11月30日); keywords: split at commas and line ends, Chinese ones zh, the others en, those the
+  proposal's text already says left out.
 
 Exit status: 0 written, 1 the proposal cannot become a valid record (nothing written unless `--draft`), 2 bad
 input (unreadable file, not this form's body, an --id that is not a slug or is taken).
@@ -73,6 +74,7 @@ _HEADING = re.compile(r"^###[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:\d{1,3}[.)、]|[-*+•])(?:[ \t]+(.*))?$")
 _LANGUAGE_SEPARATOR = re.compile(r"[ \t]+/[ \t]+|[ \t]*／[ \t]*")
+_KEYWORD_SEPARATOR = re.compile(r"[,，、;；\n]")
 _URL = re.compile(r"https?://[^\s<>\"'`]+", re.IGNORECASE)
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]+)\]\((https?://[^\s()<>]+)\)")
 _DATE = re.compile(r"^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?$")
@@ -308,6 +310,8 @@ def convert(answers: dict[str, str], checked: ContentCheck, record_id: str | Non
         data["signatures"] = signatures
     if verified := _date(answers.get("last_verified", ""), labels["last_verified"], note):
         data["last_verified"] = verified
+    if keywords := _keywords(answers.get("keywords", ""), data, labels["keywords"], note):
+        data["keywords"] = keywords
     data["id"] = _record_id(record_id, answers.get("id", ""), title, checked, labels, conversion, issue)
     return conversion
 
@@ -538,6 +542,32 @@ def _signatures(answer: str, label: str, note) -> list[dict]:
         if {"exact": line} not in signatures:
             signatures.append({"exact": line})
     return signatures
+
+
+def _keywords(answer: str, data: dict, label: str, note) -> dict[str, list[str]]:
+    """Words readers type that the entry does not say: split at commas and line ends, zh or en by their characters.
+    One the proposal's text already has is left out, as `check` refuses it (docs/CONTENT.md)."""
+    def texts(value: object) -> list[str]:
+        if isinstance(value, dict):
+            return [t for item in value.values() for t in texts(item)]
+        if isinstance(value, list):
+            return [t for item in value for t in texts(item)]
+        return [value] if isinstance(value, str) else []
+
+    said = "\n".join(texts([data.get(key) for key in ("title", "quick_fix", "symptoms", "steps", "cause", "verification",
+                                                     "environment")])).casefold()
+    keywords: dict[str, list[str]] = {}
+    for word in (word.strip() for word in _KEYWORD_SEPARATOR.split(answer)):
+        words = keywords.setdefault("zh" if _is_zh(word) else "en", []) if word else []
+        if not word or word in words:
+            continue
+        if len(word) > 40 or len(words) == 12:  # the record's limits
+            note(f"{label}: left out {_short(word)!r}: a keyword is at most 40 characters, 12 a language")
+        elif word.casefold() in said:
+            note(f"{label}: left out {word!r}: the proposal already says it")
+        else:
+            words.append(word)
+    return {lang: words for lang, words in keywords.items() if words}
 
 
 def _date(answer: str, label: str, note) -> str | None:

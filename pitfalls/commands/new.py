@@ -47,6 +47,8 @@ FIELD_NOTES = {
     "last_verified": "YYYY-MM-DD when someone last confirmed the fix works",
     "aliases": "former ids of this entry (only when renaming one); their URLs redirect here",
     "signatures": "optional: patterns that find this error in a log (`match`) or a pasted line (search), docs/SIGNATURES.md",
+    "keywords": "optional: words readers search for that the entry does not say (the Chinese name of an English term, "
+                "a colloquial name), docs/CONTENT.md",
 }
 """The comment on each field's line in the files `new` and `from-issue` write."""
 FIELDS = tuple(json.loads((SCHEMA_DIR / "record.schema.json").read_text(encoding="utf-8"))["properties"])
@@ -189,7 +191,8 @@ def scaffold(checked: ContentCheck, record_id: str, category: str, tags: list[st
               "# Field reference: docs/CONTENT.md. A text may be written in only zh or only en for now.")
     notes = {("symptoms", 0): "a plain string is an error message, copied exactly as it appears (same in both languages)",
              ("symptoms", 1): "a {zh, en} mapping describes a behaviour in words"}
-    commented = {"signatures": 'signatures:\n  - exact: "RuntimeError: CUDA out of memory. Tried to allocate <size>"'}
+    commented = {"signatures": 'signatures:\n  - exact: "RuntimeError: CUDA out of memory. Tried to allocate <size>"',
+                 "keywords": "keywords:\n  zh: [爆显存, 显存溢出]\n  en: [out of VRAM]"}
     return path, record_yaml(data, header, notes, commented)
 
 
@@ -240,7 +243,14 @@ def _field_lines(name: str, value: object, notes: dict[tuple, str], plain: bool)
 
 
 def _mapping_lines(value: dict, indent: int, plain: bool) -> list[str]:
-    return [line for key, item in value.items() for line in _scalar_lines(f"{' ' * indent}{key}: ", item, indent, "", plain)]
+    lines = []
+    for key, item in value.items():
+        if isinstance(item, list):  # keywords: a list of words a language
+            lines.append(f"{' ' * indent}{key}:")
+            lines += [line for word in item for line in _scalar_lines(f"{' ' * (indent + 2)}- ", word, indent + 2, "", plain)]
+        else:
+            lines += _scalar_lines(f"{' ' * indent}{key}: ", item, indent, "", plain)
+    return lines
 
 
 def _scalar_lines(prefix: str, text: str, indent: int, note: str, plain: bool) -> list[str]:

@@ -66,6 +66,9 @@ FIELDS = (
     Field("verification", "verification", 1.0, True),
     Field("environment", "environment", 1.0, True),
     Field("translation", "", 2.0, True),  # the title, quick fix and behaviours in the site's other language
+    # the words readers type for the entry that its text does not say (docs/CONTENT.md): a statement of what the entry is
+    # about, as its labels are; those in the other language go with the translation
+    Field("keywords", "", 4.0, False),
 )
 """Bit i of a posting's flags says the term occurs in FIELDS[i]; the manifest hands the table to the engine."""
 OTHER_LANGUAGE = {lang: other for lang in LANGUAGES for other in LANGUAGES if other != lang}
@@ -201,9 +204,11 @@ def entry_text(record: Record, lang: str) -> EntryText:
         "cause": [record.cause.get(lang)] if record.cause else [],
         "verification": [],
         "environment": [f"{ui['env_' + key]} {value}" for key, value in sorted(record.environment.items())],
+        "keywords": list(record.keywords.get(lang, ())),
         # so that English words find an entry on the Chinese site and Chinese words on the English one
         "translation": [other for text in (record.title, record.quick_fix, *(s.text for s in record.symptoms if not s.verbatim))
-                        if (other := getattr(text, OTHER_LANGUAGE[lang])) and other != text.get(lang)],
+                        if (other := getattr(text, OTHER_LANGUAGE[lang])) and other != text.get(lang)]
+        + list(record.keywords.get(OTHER_LANGUAGE[lang], ())),
     }
     if check := record.verification:
         fields["verification"].append(check.text.get(lang) + ("\n" + check.code if check.code else ""))

@@ -148,12 +148,21 @@ class Record:
     """Former ids; each redirects to this entry."""
     signatures: tuple[Signature, ...] = ()
     """Patterns that identify the error in a log, for `python -m pitfalls match`."""
+    keywords: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Language → words readers type for the pitfall that its text does not say; search reads them as labels."""
 
     def texts(self) -> list[Text]:
         """Every piece of prose in the record, for translation status."""
         texts = [self.title, self.quick_fix, *(s.text for s in self.symptoms), *(s.text for s in self.steps)]
         texts += [t for t in (self.cause, self.verification and self.verification.text) if t]
         return texts
+
+    def says(self, words: str) -> bool:
+        """Whether any of the record's text, in either language, its code or environment holds `words` (any case)."""
+        said = [t for text in self.texts() for t in (text.zh, text.en) if t]
+        said += [step.code for step in (*self.steps, self.verification) if step and step.code]
+        said += list(self.environment.values())
+        return words.casefold() in "\n".join(said).casefold()
 
     def translated(self, lang: str) -> bool:
         """Whether every piece of prose is written in `lang`."""

@@ -242,8 +242,16 @@ def _build_record(doc: YamlDocument, categories: Registry, tags: Registry) -> tu
         last_verified=data.get("last_verified"),
         aliases=tuple(data.get("aliases", [])),
         signatures=tuple(signatures),
+        keywords={lang: tuple(words) for lang, words in data.get("keywords", {}).items()},
     )
-    return record, []
+    # a keyword is for the words the entry does not say: one it says adds nothing to search, and says less of the
+    # entry than its title (docs/CONTENT.md)
+    for lang, words in record.keywords.items():
+        for index, word in enumerate(words):
+            if record.says(word):
+                problem(("keywords", lang, index), f"keyword {word!r} is already in the entry's text; keywords are "
+                                                   "for the words readers type that the entry does not say")
+    return (None, problems) if problems else (record, [])
 
 
 def _did_you_mean(key: str, registry: Registry) -> str:

@@ -37,7 +37,9 @@ GUARDS = [  # (stage or rule, query, the entry that must come first): all on the
     ("typos", "gunicron worker timout", "gunicorn-worker-timeout"),
     ("parts", "pep668", "pip-externally-managed-environment"),  # a name the index has only as PEP 668
     ("synonyms", "强制推送", "git-force-push-overwrote-commits"),  # force push
-    ("synonyms", "进程都杀掉了显存还是没释放", "gpu-memory-held-after-kill"),  # 杀掉: kill
+    # 分支: branch, in the entry's symptoms (进程都杀掉了显存还是没释放, through 杀掉: kill, guarded this until the entry's
+    # keywords said 释放显存)
+    ("synonyms", "合并分支把同事写的代码搞没了", "git-merge-lost-code"),
 ]
 
 

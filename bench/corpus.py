@@ -31,10 +31,12 @@ INDEPENDENT_3 = Path(__file__).resolve().parent / "corpus_independent_3"
 them, a wiki of 210 entries nobody tuned on."""
 
 
-def assemble(out: Path, keep: frozenset[str] | None = None, corpora: tuple[Path, ...] = (CORPUS,)) -> Path:
+def assemble(out: Path, keep: frozenset[str] | None = None, corpora: tuple[Path, ...] = (CORPUS,), keywords: bool = True
+             ) -> Path:
     """Write the corpus as a content folder at `out` (created, or emptied first) and return it. `keep`: the corpus
     entries to write (all when None), as a smaller wiki would have them; the seed entries are always written, and a
-    `related` id of an entry left out is dropped. `corpora`: the folders of entries (and tags) beside the seed's."""
+    `related` id of an entry left out is dropped. `corpora`: the folders of entries (and tags) beside the seed's.
+    Without `keywords`, the entries as they were written before they had any (docs/SEARCH.md, "Keywords")."""
     if out.exists():
         shutil.rmtree(out)
     (out / "entries").mkdir(parents=True)
@@ -51,6 +53,11 @@ def assemble(out: Path, keep: frozenset[str] | None = None, corpora: tuple[Path,
     left_out = {record.stem for record in records} - {record.stem for record in written}
     for record in written:
         lines = record.read_text(encoding="utf-8").splitlines(keepends=True)
+        if not keywords and "keywords:\n" in lines:
+            # every record writes its keywords as a block, `keywords:` then its indented languages
+            start = lines.index("keywords:\n")
+            end = next((n for n in range(start + 1, len(lines)) if not lines[n].startswith(" ")), len(lines))
+            del lines[start:end]
         for n, line in enumerate(lines):
             # every record names its related entries on one line, `related: [a, b]`
             if line.startswith("related:") and left_out:

@@ -196,15 +196,15 @@ def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[
 
 
 def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dict | None = None,
-             keep: frozenset[str] | None = None) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
+             keep: frozenset[str] | None = None, keywords: bool = True) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
     """Each query set's queries with the ids they return, the sets of one content folder asked of one index. `keep`:
     the corpus entries of a smaller wiki (`corpus.assemble`); a query about an entry left out is not asked."""
-    with set_asker(sets, keep) as ask:
+    with set_asker(sets, keep, keywords) as ask:
         return ask(off, options)
 
 
 @contextmanager
-def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None
+def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, keywords: bool = True
               ) -> Iterator[Callable[[tuple[str, ...], dict | None], dict[QuerySet, list[tuple[dict, list[str]]]]]]:
     """`ask_sets` as a function of the engine's stages switched off and options, the indexes written once: what a
     search over the options asks many times (bench/tune_options.py)."""
@@ -212,8 +212,8 @@ def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         indexed = []
         for at in sorted({query_set.at for query_set in sets}):
-            content = assemble(Path(tmp) / at, keep if at == "corpus" else None, NEIGHBOURS[at]) if NEIGHBOURS[at] \
-                else ROOT / "content"
+            content = assemble(Path(tmp) / at, keep if at == "corpus" else None, NEIGHBOURS[at], keywords) \
+                if NEIGHBOURS[at] or not keywords else ROOT / "content"
             present = {record.stem for record in (content / "entries").glob("*.yml")}
             asked_here = {query_set: [q for q in loaded[query_set] if q["id"] in present]
                           for query_set in sets if query_set.at == at}
@@ -231,9 +231,9 @@ def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None
         yield ask
 
 
-def every_set(off: tuple[str, ...], options: dict, misses: bool) -> None:
-    """Each of SETS's misses."""
-    answers = ask_sets(SETS, off, options)
+def every_set(off: tuple[str, ...], options: dict, misses: bool, keywords: bool = True) -> None:
+    """Each of SETS's misses; without `keywords`, of the entries as written before they had any."""
+    answers = ask_sets(SETS, off, options, keywords=keywords)
     print(f"{'set':32} {'n':>4} {'misses':>6} {'top-1':>6}")
     for query_set in SETS:
         missed = sum(is_miss(query, ids) for query, ids in answers[query_set])
@@ -310,6 +310,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--entries", type=int,
                         help="with --every-set: ask the corpus sets of a smaller wiki, the seed entries and a random draw of the "
                              "corpus's, this many entries in all (the issue's held-out sets were asked at 92); top-1 only")
+    parser.add_argument("--without-keywords", action="store_true",
+                        help="with --every-set: the entries without their keywords, as written before they had any "
+                             "(what the ranking does alone)")
     parser.add_argument("--draws", type=int, default=5, help="with --entries: how many random draws (default 5)")
     parser.add_argument("--flips", action="store_true",
                         help="with --every-set and --off or --options: each set asked as options.js has it and with the "
@@ -322,6 +325,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> None:
     off = tuple(filter(None, args.off.split(",")))
+    if args.without_keywords and (not args.every_set or args.flips or args.entries is not None):
+        raise PitfallsError("--without-keywords goes with --every-set, without --flips or --entries")
     if args.flips:
         if not args.every_set or args.misses or args.entries is not None:
             raise PitfallsError("--flips goes with --every-set, without --misses or --entries (it lists no query)")
@@ -333,7 +338,7 @@ def run(args: argparse.Namespace) -> None:
     if args.convert and args.every_set:
         raise PitfallsError("--convert asks one set (the default, --corpus or --queries), not --every-set")
     if args.every_set:
-        return every_set(off, args.options, args.misses)
+        return every_set(off, args.options, args.misses, not args.without_keywords)
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
     queries_file = args.queries or ROOT / "tests" / default
     queries = load_queries(queries_file, args.also)

@@ -19,7 +19,7 @@ from bench import blind_judging, search_quality
 from bench.corpus import INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3, assemble, corpus_ids
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
-from pitfalls.records.validate import load_knowledge_base
+from pitfalls.records.validate import check_content, load_knowledge_base
 
 JUDGMENTS = ROOT / "bench" / "seed_queries_also_at_corpus.yml"
 SEED_QUERIES = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
@@ -131,6 +131,7 @@ def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsy
 
 def test_flips_need_a_change_and_every_set():
     for args, said in ((["--flips"], "--flips goes with --every-set, without --misses or --entries (it lists no query)"),
+                       (["--without-keywords"], "--without-keywords goes with --every-set, without --flips or --entries"),
                        (["--every-set", "--flips"], "--flips compares the engine with --off or --options against options.js: give one")):
         done = subprocess.run([sys.executable, "-m", "bench.search_quality", *args], cwd=ROOT,
                               capture_output=True, text=True, encoding="utf-8")
@@ -202,6 +203,16 @@ def test_the_recorded_blind_judgments_name_entries_readable_sets_and_verdicts_on
         assert row["expected"] != row["other"] and row["chose"] in ("expected", "other", "both", "neither"), row
 
 
+def test_the_entries_without_their_keywords_are_as_written_before_they_had_any(tmp_path):
+    """`assemble(..., keywords=False)`, what `--every-set --without-keywords` asks: every record loses its keywords and
+    nothing else, and the folder is still valid content."""
+    with_them, without = assemble(tmp_path / "with"), assemble(tmp_path / "without", keywords=False)
+    for record in (with_them / "entries").glob("*.yml"):
+        data = yaml.safe_load(record.read_text(encoding="utf-8"))
+        assert data.pop("keywords", None) and data == yaml.safe_load((without / "entries" / record.name).read_text(encoding="utf-8"))
+    assert not [p for p in check_content(without)[1] if p.severity == "error"]
+
+
 def test_a_smaller_corpus_keeps_the_seed_entries_and_drops_related_ids_of_entries_left_out(tmp_path):
     """corpus.assemble(out, keep): the wiki at another size, still a valid content folder."""
     linking = "adam-optimizer-state-oom-first-step"  # related: [cuda-out-of-memory] (a seed entry, always kept)
@@ -221,7 +232,7 @@ def test_a_smaller_corpus_keeps_the_seed_entries_and_drops_related_ids_of_entrie
 def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(monkeypatch, tmp_path, capsys):
     drawn = []
 
-    def fake_assemble(out, keep, corpora):
+    def fake_assemble(out, keep, corpora, keywords):
         drawn.append(keep)
         (out / "entries").mkdir(parents=True, exist_ok=True)
         for id_ in {*keep, *(path.stem for path in (ROOT / "content/entries").glob("*.yml"))}:

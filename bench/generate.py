@@ -12,6 +12,7 @@ in varied lengths. The output passes `python -m pitfalls check --content OUT_DIR
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import shutil
 import sys
@@ -96,6 +97,9 @@ class Generator:
         self.symptoms = [s for e in entries for s in e["symptoms"]]
         self.steps = [s for e in entries for s in e["steps"]]
         self.causes = [e["cause"] for e in entries if "cause" in e] + [e["quick_fix"] for e in entries]
+        self.keywords = {lang: [w for e in entries for w in e.get("keywords", {}).get(lang, [])] for lang in ("zh", "en")}
+        # keywords draw from a source of their own: the records are the ones generated before records had keywords
+        self.keyword_rng = random.Random(seed + 1)
         self.categories = list(_read(CONTENT / "categories.yml"))
         self.tags = list(_read(CONTENT / "tags.yml"))
 
@@ -138,6 +142,12 @@ class Generator:
         if rng.random() < 0.1:  # some records are not translated yet
             for text in (record["title"], record["quick_fix"]):
                 text.pop("en")
+        if self.keyword_rng.random() < 0.6:  # most name other words for themselves, none their text says (docs/CONTENT.md)
+            said = json.dumps(record, ensure_ascii=False).casefold()
+            keywords = {lang: [w for w in self.keyword_rng.sample(pool, min(len(pool), self.keyword_rng.randint(3, 8)))
+                               if w.casefold() not in said] for lang, pool in self.keywords.items()}
+            if keywords := {lang: words for lang, words in keywords.items() if words}:
+                record["keywords"] = keywords
         return record
 
     def symptom_list(self) -> list:

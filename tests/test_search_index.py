@@ -78,7 +78,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4), ("keywords", "", 0.8)]
-    assert index.manifest["formatVersion"] == 9 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 10 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -218,10 +218,11 @@ def test_a_shard_is_fnv1a_over_the_code_points_of_the_shard_key():
     # FNV-1a, 32 bits: offset basis 0x811c9dc5, prime 0x01000193; modulo 2**32 leaves the hash itself
     assert shard_of("a", 2**32) == 0xE40C292C  # FNV-1a's published value for "a"
     assert shard_of("cuda", 2**32) == 0x8B82F8F6 and shard_of("cuda", 8) == 0x8B82F8F6 % 8 == 6
-    # a Chinese term is keyed by its first character (one code point, not its UTF-8 bytes)
-    assert shard_key("显存不足") == "显" and shard_key("cuda_oom") == "cuda_oom"
-    assert shard_of("显存不足", 2**32) == shard_of("显", 2**32) == 0x3BA0AC21
-    assert shard_of("显存不足", 5) == 0x3BA0AC21 % 5 == 4
+    # a Chinese term is keyed by its first two characters (code points, not their UTF-8 bytes), one of one character
+    assert shard_key("显存不足") == "显存" and shard_key("显") == "显" and shard_key("cuda_oom") == "cuda_oom"
+    assert shard_of("显存不足", 2**32) == shard_of("显存", 2**32) == 0x5765937B
+    assert shard_of("显", 2**32) == 0x3BA0AC21
+    assert shard_of("显存不足", 5) == 0x5765937B % 5 == 3 and shard_of("显", 5) == 4
 
 
 def test_the_shard_count_is_the_smallest_power_of_two_of_about_12_kb_a_shard():
@@ -314,7 +315,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 9, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 10, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],

@@ -31,7 +31,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 9, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 10, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -567,7 +567,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 9: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 10: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

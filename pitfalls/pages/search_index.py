@@ -44,7 +44,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 9
+FORMAT_VERSION = 10
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -54,9 +54,11 @@ MIN_TYPO_TERM_CHARS = 3
 
 
 def shard_key(term: str) -> str:
-    """What decides a term's shard: the first character of a Chinese term (so the query side
-    fetches one shard per character to find every word starting there), else the whole term."""
-    return term[0] if HAN_CHARACTER.match(term) else term
+    """What decides a term's shard: the first two characters of a Chinese term (the query side fetches the shards of
+    each character and of each pair of neighbouring characters it typed, so it finds every word starting there), else
+    the whole term. Not the first character alone: the words starting with a common one (不, 分) then filled one shard
+    that every query with the character fetched whole."""
+    return term[:2] if HAN_CHARACTER.match(term) else term
 
 
 def shard_of(term: str, shards: int) -> int:

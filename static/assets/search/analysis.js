@@ -143,13 +143,22 @@
     return IS_HAN.test(term);
   }
 
+  /* The shard of an index term (pitfalls/pages/search_index.py shard_of): FNV-1a over its key, a Chinese term's first
+   * two characters, any other term whole. */
   function shardOf(term, shards) {
-    const key = isHan(term) ? term[0] : term;
+    const key = isHan(term) ? [...term].slice(0, 2).join("") : term;
     let h = 0x811c9dc5;
     for (const char of key) h = Math.imul(h ^ char.codePointAt(0), 0x01000193) >>> 0;
     return h % shards;
   }
 
+  /* What to fetch the shards of to find every term that starts within the first `starts` characters of a run of
+   * Chinese: each of those characters (a term of one) and each with the character after it (a longer term's key). */
+  function shardProbes(text, starts = text.length) {
+    const chars = [...text];
+    return chars.slice(0, starts).flatMap((char, i) => i + 1 < chars.length ? [char, char + chars[i + 1]] : [char]);
+  }
+
   return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, compounds, messageKey, messageChars,
-    messageIn, isHan, shardOf };
+    messageIn, isHan, shardOf, shardProbes };
 });

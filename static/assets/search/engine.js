@@ -22,11 +22,11 @@
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, stem, compounds, messageKey, messageChars, messageIn, shardOf, isHan } = analysis;
+  const { PIECES, normalize, keepWord, stem, compounds, messageKey, messageChars, messageIn, shardOf, shardProbes, isHan } = analysis;
   const { Query, excerpt, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 9;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 10;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   class Engine {
@@ -113,15 +113,15 @@
       await this.ready();
       const query = new Query(excerpt(normalize(text), this.options.maxQueryChars));
       // the shards of what is not filler: a character of a filler span that ends its run (怎么办 in 显存不足怎么办) can
-      // start no word that reaches past the filler, and its shard would be a tenth of the first search's bytes
-      const typed = [...query.runs.flatMap(run => [...run.text.slice(0, this.beforeTrailingFiller(run.text))]),
+      // start no word that reaches past the filler, and its shards would be a tenth of the first search's bytes
+      const typed = [...query.runs.flatMap(run => shardProbes(run.text, this.beforeTrailingFiller(run.text))),
         ...query.words.filter(w => !this.stopwords.has(w.text)).map(w => stem(w.text)),
         ...query.compounds.map(c => c.term), ...readings.likelySynonyms(this, query)];
       await Promise.all([this.loadShards(typed),
         ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
       this.readTyped(query, true);
       if (!query.terms.size) {  // only filler: search it as typed
-        await this.loadShards([...query.runs.flatMap(run => [...run.text]), ...query.words.map(w => stem(w.text))]);
+        await this.loadShards([...query.runs.flatMap(run => shardProbes(run.text)), ...query.words.map(w => stem(w.text))]);
         this.readTyped(query, false);
       }
       for (const phase of [1, 2]) {

@@ -30,6 +30,7 @@ from pitfalls.pages.search_index import (
     query_stopwords,
     shard_key,
     shard_of,
+    split_characters,
     worker_script,
     write_index,
     write_site_index,
@@ -218,31 +219,50 @@ def test_a_shard_is_fnv1a_over_the_code_points_of_the_shard_key():
     # FNV-1a, 32 bits: offset basis 0x811c9dc5, prime 0x01000193; modulo 2**32 leaves the hash itself
     assert shard_of("a", 2**32) == 0xE40C292C  # FNV-1a's published value for "a"
     assert shard_of("cuda", 2**32) == 0x8B82F8F6 and shard_of("cuda", 8) == 0x8B82F8F6 % 8 == 6
-    # a Chinese term is keyed by its first two characters (code points, not their UTF-8 bytes), one of one character
-    assert shard_key("显存不足") == "显存" and shard_key("显") == "显" and shard_key("cuda_oom") == "cuda_oom"
-    assert shard_of("显存不足", 2**32) == shard_of("显存", 2**32) == 0x5765937B
-    assert shard_of("显", 2**32) == 0x3BA0AC21
-    assert shard_of("显存不足", 5) == 0x5765937B % 5 == 3 and shard_of("显", 5) == 4
+    # a Chinese term is keyed by its first character (one code point, not its UTF-8 bytes)
+    assert shard_key("显存不足") == "显" and shard_key("cuda_oom") == "cuda_oom"
+    assert shard_of("显存不足", 2**32) == shard_of("显", 2**32) == 0x3BA0AC21
+    assert shard_of("显存不足", 5) == 0x3BA0AC21 % 5 == 4
+    # by its first two where that character is split; a term of one character, or starting with another, as before
+    split = frozenset("不显")
+    assert shard_key("显存不足", split) == "显存" and shard_key("显", split) == "显" and shard_key("存储", split) == "存"
+    assert shard_of("显存不足", 2**32, split) == shard_of("显存", 2**32, split) == 0x5765937B
+    assert shard_of("显", 2**32, split) == 0x3BA0AC21
+
+
+def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
+    # a term's bytes as the shard count measures them: 3 a character and 6 a value of its postings
+    assert split_characters({"显存": 12_000, "显卡": 12_000, "不足": 24_001, "cuda": 90_000}) == {"不"}
+    assert split_characters({"显存": 12_000, "显卡": 12_001}) == {"显"}
+    assert split_characters({"顯示卡": 30_000}) == {"顯"}  # a traditional form's first character too
+    # split characters are keyed by two in the shards, and the manifest lists them for the engine
+    postings = {"不足": array("i", range(4000)), "不同": array("i", range(600)), "显存": array("i", range(600))}
+    shards, split = _term_shards(postings, [], {})
+    assert split == {"不"} and len(shards) == 4
+    for k, shard in enumerate(shards):
+        assert all(shard_of(term, 4, split) == k for term in shard["terms"])
+    assert shard_of("不足", 4, split) != shard_of("不同", 4, split) and shard_of("不足", 4) == shard_of("不同", 4)
 
 
 def test_the_shard_count_is_the_smallest_power_of_two_of_about_12_kb_a_shard():
     assert [_shard_count(size) for size in (0, 12_000, 12_001, 24_000, 24_001, 100_000)] == [1, 1, 2, 2, 4, 16]
     # a term's postings are counted as 6 bytes a value and 3 a character of the term (a Chinese one in UTF-8)
-    assert len(_term_shards({"cuda": array("i", range(1998))}, [], {})) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
-    assert len(_term_shards({"cuda": array("i", range(1999))}, [], {})) == 2  # 12,006 bytes
-    assert len(_term_shards({"显存不足": array("i", range(1998))}, [], {})) == 1
+    assert len(_term_shards({"cuda": array("i", range(1998))}, [], {})[0]) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
+    assert len(_term_shards({"cuda": array("i", range(1999))}, [], {})[0]) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存不足": array("i", range(1998))}, [], {})[0]) == 1
     # and a traditional or regional form as 6 bytes a character: 显存's forms 顯存 and 視訊記憶體 (2 + 5 characters)
-    assert len(_term_shards({"显存": array("i", range(1992))}, ["显存"], {})) == 1  # 6 + 11,952 + 42 = 12,000 bytes
-    assert len(_term_shards({"显存": array("i", range(1993))}, ["显存"], {})) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存": array("i", range(1992))}, ["显存"], {})[0]) == 1  # 6 + 11,952 + 42 = 12,000 bytes
+    assert len(_term_shards({"显存": array("i", range(1993))}, ["显存"], {})[0]) == 2  # 12,006 bytes
     # and a message as 3 bytes a character of its key and 6 its entry's number: 12 + 11,964 + 6 × 3 + 6 = 12,000
-    assert len(_term_shards({"cuda": array("i", range(1994))}, [], {"cuda": [0, "cudaoo"]})) == 1
-    assert len(_term_shards({"cuda": array("i", range(1994))}, [], {"cuda": [0, "cudaoom"]})) == 2  # 12,003 bytes
+    assert len(_term_shards({"cuda": array("i", range(1994))}, [], {"cuda": [0, "cudaoo"]})[0]) == 1
+    assert len(_term_shards({"cuda": array("i", range(1994))}, [], {"cuda": [0, "cudaoom"]})[0]) == 2  # 12,003 bytes
 
 
 def test_terms_and_their_forms_go_to_the_shard_of_their_key_in_sorted_order():
     postings = {term: array("i", [0, 100, 1] * 250) for term in ("显存", "显", "卡住", "cuda", "nccl", "顯")}
     messages = {"nccl": [1, "nccltimeout"], "cuda": [0, "cudaoom", 2, "cudaerror"]}
-    shards = _term_shards(postings, ["显存", "显", "卡住"], messages)
+    shards, split = _term_shards(postings, ["显存", "显", "卡住"], messages)
+    assert split == frozenset()  # no character's words fill 24 KB
     assert len(shards) == 4  # 6 terms × 750 values × 6 bytes = 27 KB
     for k, shard in enumerate(shards):
         assert list(shard["terms"]) == sorted(shard["terms"]) and list(shard["variants"]) == sorted(shard["variants"])
@@ -315,7 +335,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 10, "lang": "en", "docs": 2, "shards": 1, "maxTermChars": 12,
+        "formatVersion": 10, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],

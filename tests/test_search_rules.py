@@ -31,7 +31,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 10, "lang": "en", "docs": docs, "shards": 1, "maxTermChars": 12, "version": "x",
+        "formatVersion": 10, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,

@@ -5,8 +5,8 @@ search UI). search_analysis cuts the entries into terms, search_scoring scores e
 once with BM25F; this module puts them into small files the engine fetches on demand (docs/SEARCH.md):
 
     search/search_index.json   stub for Material's page script (config only, no documents)
-    search/manifest.json       what the engine must agree on: format version, shard counts, score scale,
-                               fields, longest Chinese term, synonyms (and their terms no entry has),
+    search/manifest.json       what the engine must agree on: format version, shard counts and the characters
+                               whose words are keyed by two, score scale, fields, longest Chinese term, synonyms (and their terms no entry has),
                                stop words, pinyin syllables
     search/worker.js           the engine's modules, the manifest and Material's worker protocol in one file
     search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, the
@@ -49,22 +49,28 @@ FORMAT_VERSION = 10
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
 """Postings per shard file, roughly: the shard count is the smallest power of two that gets there."""
+SPLIT_CHARACTER_BYTES = 2 * SHARD_TARGET_BYTES
+"""A Chinese character whose words' postings would fill more than this (two shards' worth) has them keyed by their
+first two characters (`shard_key`). Measured at 5,000 records (docs/SEARCH.md, "Heavy characters keyed by two")."""
 MIN_TYPO_TERM_CHARS = 3
 """English terms shorter than this are not offered as corrections of a typo (too many are one edit apart)."""
 
 
-def shard_key(term: str) -> str:
-    """What decides a term's shard: the first two characters of a Chinese term (the query side fetches the shards of
-    each character and of each pair of neighbouring characters it typed, so it finds every word starting there), else
-    the whole term. Not the first character alone: the words starting with a common one (不, 分) then filled one shard
-    that every query with the character fetched whole."""
-    return term[:2] if HAN_CHARACTER.match(term) else term
+def shard_key(term: str, split: frozenset[str] = frozenset()) -> str:
+    """What decides a term's shard: the first character of a Chinese term (the query side fetches the shard of each
+    character it typed, so it finds every word starting there), its first two when that character is one of `split`,
+    else the whole term. The split characters are those whose words would fill more than SPLIT_CHARACTER_BYTES
+    (`split_characters`): every word starting with a common one (不一致, 不匹配, 不收敛 …) in one shard, any query with 不
+    fetched all of them; for those the query side also fetches the shard of the character and the one after it."""
+    if not HAN_CHARACTER.match(term):
+        return term
+    return term[:2] if term[0] in split else term[0]
 
 
-def shard_of(term: str, shards: int) -> int:
+def shard_of(term: str, shards: int, split: frozenset[str] = frozenset()) -> int:
     """FNV-1a over the code points of the shard key, modulo the shard count."""
     h = 0x811C9DC5
-    for char in shard_key(term):
+    for char in shard_key(term, split):
         h = ((h ^ ord(char)) * 0x01000193) & 0xFFFFFFFF
     return h % shards
 
@@ -131,31 +137,41 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
-    shards = _term_shards(postings, chinese, messages)
+    shards, split = _term_shards(postings, chinese, messages)
     absent = sorted(synonym_terms - postings.keys())
     # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
     linked = [len(base.linked_from.get(record.id, ())) for record in base.records]
-    manifest = _manifest(lang, len(docs), len(shards), stopwords, synonyms, absent, len(pinyin), words, linked, lengths)
+    manifest = _manifest(lang, len(docs), len(shards), split, stopwords, synonyms, absent, len(pinyin), words, linked, lengths)
     index = SearchIndex(manifest, shards, pinyin, words, docs)
     manifest["version"] = _version(index)
     return index
 
 
-def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[str, list]) -> list[dict]:
+def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[str, list]) -> tuple[list[dict], frozenset[str]]:
     """t/<k>.json: the postings, the traditional and regional forms of the Chinese terms, and the error messages
-    by their anchor term, by shard key."""
+    by their anchor term, by shard key; and the characters whose words are keyed by two (`split_characters`)."""
     variants = {form: sorted(terms) for form, terms in chinese_variants(chinese).items() if form not in postings}
-    size = (sum(len(t) * 3 + 6 * len(p) for t, p in postings.items()) + sum(len(f) * 6 for f in variants)
-            + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
-    count = _shard_count(size)
+    sizes = {term: len(term) * 3 + 6 * len(listed) for term, listed in postings.items()} | {form: len(form) * 6 for form in variants}
+    count = _shard_count(sum(sizes.values()) + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
+    split = split_characters(sizes)
     shards: list[dict] = [{"terms": {}, "variants": {}, "messages": {}} for _ in range(count)]
     for term in sorted(postings):
-        shards[shard_of(term, count)]["terms"][term] = postings[term]
+        shards[shard_of(term, count, split)]["terms"][term] = postings[term]
     for form in sorted(variants):
-        shards[shard_of(form, count)]["variants"][form] = variants[form]
+        shards[shard_of(form, count, split)]["variants"][form] = variants[form]
     for term in sorted(messages):
-        shards[shard_of(term, count)]["messages"][term] = messages[term]
-    return shards
+        shards[shard_of(term, count, split)]["messages"][term] = messages[term]
+    return shards, split
+
+
+def split_characters(sizes: dict[str, int]) -> frozenset[str]:
+    """The Chinese characters whose terms and forms (`sizes`: each one's bytes in a shard, roughly) start more than
+    SPLIT_CHARACTER_BYTES: their words are keyed by their first two characters (`shard_key`)."""
+    by_character: dict[str, int] = defaultdict(int)
+    for term, size in sizes.items():
+        if HAN_CHARACTER.match(term):
+            by_character[term[0]] += size
+    return frozenset(char for char, size in by_character.items() if size > SPLIT_CHARACTER_BYTES)
 
 
 def _message_anchors(entries: list[EntryAnalysis], postings: dict[str, array]) -> dict[str, list]:
@@ -195,7 +211,7 @@ def _typo_words(terms: set[str]) -> dict[int, list[str]]:
     return dict(words)
 
 
-def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], synonyms: list, absent_synonym_terms: list[str],
+def _manifest(lang: str, docs: int, shards: int, split: frozenset[str], stopwords: frozenset[str], synonyms: list, absent_synonym_terms: list[str],
               pinyin_shards: int, words: dict[int, list[str]], linked: list[int], lengths: list[int]) -> dict:
     """What the engine must agree on with this index (its version is added last, a hash of every file)."""
     ui = ui_strings()[lang]
@@ -204,6 +220,7 @@ def _manifest(lang: str, docs: int, shards: int, stopwords: frozenset[str], syno
         "lang": lang,
         "docs": docs,
         "shards": shards,
+        "splitCharacters": "".join(sorted(split)),
         "maxTermChars": MAX_WORD_CHARS,
         "fields": [[f.name, f.anchor, ui.get(f.name, ""), f.match] for f in FIELDS],
         "titleCharsShift": list(TITLE_CHARS_SHIFT),

@@ -191,24 +191,29 @@ test("isHan: a term that starts with a Chinese character", () => {
   assert.equal(analysis.isHan("cuda"), false);
 });
 
-test("shardOf: FNV-1a over the code points of the term, a Chinese term by its first two characters", () => {
+test("shardOf: FNV-1a over the code points of the term, a Chinese term by its first character, by two where that one is split", () => {
   // the values of pitfalls/pages/search_index.py shard_of
   assert.equal(analysis.shardOf("abc", 2 ** 32), 440920331);
   assert.equal(analysis.shardOf("cuda", 2 ** 32), 2340616438);
   assert.equal(analysis.shardOf("a😀", 2 ** 32), 769020484);
   assert.equal(analysis.shardOf("", 2 ** 32), 2166136261);
-  assert.equal(analysis.shardOf("显存", 2 ** 32), 1466274683);
-  assert.equal(analysis.shardOf("显存不足", 2 ** 32), 1466274683);
+  assert.equal(analysis.shardOf("显存", 2 ** 32), 1000385569);
   assert.equal(analysis.shardOf("显", 2 ** 32), 1000385569);
+  // 显 split: its words by their first two characters; itself, and the words of another character, as before
+  assert.equal(analysis.shardOf("显存不足", 2 ** 32, "不显"), 1466274683);
+  assert.equal(analysis.shardOf("显存", 2 ** 32, "不显"), 1466274683);
+  assert.equal(analysis.shardOf("显", 2 ** 32, "不显"), 1000385569);
+  assert.equal(analysis.shardOf("存储", 2 ** 32, "不显"), analysis.shardOf("存", 2 ** 32));
   assert.equal(analysis.shardOf("abc", 16), 11);
   assert.equal(analysis.shardOf("cuda", 16), 6);
 });
 
-test("shardProbes: each character that may start a term, and each with the character after it", () => {
-  assert.deepEqual(analysis.shardProbes("显存不足"), ["显", "显存", "存", "存不", "不", "不足", "足"]);
+test("shardProbes: each character that may start a term, and a split one with the character after it", () => {
+  assert.deepEqual(analysis.shardProbes("显存不足", ""), ["显", "存", "不", "足"]);
+  assert.deepEqual(analysis.shardProbes("显存不足", "不显"), ["显", "显存", "存", "不", "不足", "足"]);
   // terms start only in the first two characters, but the second one's term may reach past them
-  assert.deepEqual(analysis.shardProbes("显存怎么办", 2), ["显", "显存", "存", "存怎"]);
-  assert.deepEqual(analysis.shardProbes("显"), ["显"]);
-  assert.deepEqual(analysis.shardProbes(""), []);
-  assert.deepEqual(analysis.shardProbes("𠀀显"), ["𠀀", "𠀀显", "显"]);  // by code point
+  assert.deepEqual(analysis.shardProbes("显存怎么办", "存", 2), ["显", "存", "存怎"]);
+  assert.deepEqual(analysis.shardProbes("显", "显"), ["显"]);
+  assert.deepEqual(analysis.shardProbes("", "显"), []);
+  assert.deepEqual(analysis.shardProbes("𠀀显", "𠀀"), ["𠀀", "𠀀显", "显"]);  // by code point
 });

@@ -19,10 +19,10 @@ const titleChars = (han, latin) => han << 13 | latin << 21;
 /* A hand-made index: one term shard, entries doc0, doc1, …: {path: content}. */
 function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messages = {}, anchored = {}, titles = {}, variants = {},
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
-  shards = 1, maxTermChars = 12, scoreScale = 100, lang = "en", locations = {}, linkedFrom = Array(docs).fill(0),
+  shards = 1, splitCharacters = "", maxTermChars = 12, scoreScale = 100, lang = "en", locations = {}, linkedFrom = Array(docs).fill(0),
   lengths = Array(docs).fill(100) } = {}) {
   const manifest = {
-    formatVersion: 10, lang, docs, shards, maxTermChars, version: "x", fields,
+    formatVersion: 10, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
     titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b), linkedFrom, lengths,
@@ -32,10 +32,10 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   // each term and form in the shard of its key (pitfalls/pages/search_index.py)
   const { shardOf } = load("analysis");
   for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, variants: {}, messages: {} };
-  for (const [term, list] of Object.entries(terms)) files[`t/${shardOf(term, shards)}.json`].terms[term] = list;
-  for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards)}.json`].variants[form] = list;
+  for (const [term, list] of Object.entries(terms)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].terms[term] = list;
+  for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards, splitCharacters)}.json`].variants[form] = list;
   // `messages`: each entry's message keys in its d/ file; `anchored`: term → [entry, key, ...], in the term's shard
-  for (const [term, list] of Object.entries(anchored)) files[`t/${shardOf(term, shards)}.json`].messages[term] = list;
+  for (const [term, list] of Object.entries(anchored)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].messages[term] = list;
   for (const [n, list] of Object.entries(words)) files[`w/${n}.json`] = list;
   for (let n = 0; n < docs; n++)
     files[`d/${n}.json`] = { location: locations[n] || `doc${n}/`, title: titles[n] || `doc ${n}`, tags: tags[n] || [],

@@ -144,19 +144,20 @@
   }
 
   /* The shard of an index term (pitfalls/pages/search_index.py shard_of): FNV-1a over its key, a Chinese term's first
-   * two characters, any other term whole. */
-  function shardOf(term, shards) {
-    const key = isHan(term) ? [...term].slice(0, 2).join("") : term;
+   * character, its first two when that character is one of `split` (the manifest's splitCharacters), any other term
+   * whole. */
+  function shardOf(term, shards, split = "") {
+    const key = isHan(term) ? [...term].slice(0, split.includes([...term][0]) ? 2 : 1).join("") : term;
     let h = 0x811c9dc5;
     for (const char of key) h = Math.imul(h ^ char.codePointAt(0), 0x01000193) >>> 0;
     return h % shards;
   }
 
   /* What to fetch the shards of to find every term that starts within the first `starts` characters of a run of
-   * Chinese: each of those characters (a term of one) and each with the character after it (a longer term's key). */
-  function shardProbes(text, starts = text.length) {
+   * Chinese: each of those characters, and a split one (shardOf) with the character after it. */
+  function shardProbes(text, split, starts = text.length) {
     const chars = [...text];
-    return chars.slice(0, starts).flatMap((char, i) => i + 1 < chars.length ? [char, char + chars[i + 1]] : [char]);
+    return chars.slice(0, starts).flatMap((char, i) => split.includes(char) && i + 1 < chars.length ? [char, char + chars[i + 1]] : [char]);
   }
 
   return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, compounds, messageKey, messageChars,

@@ -88,13 +88,13 @@
 
     /* Fetches the t/ shards that hold `terms` (and their traditional forms); afterwards `postings` is synchronous. */
     async loadShards(terms) {
-      const numbers = new Set(terms.map(t => shardOf(t, this.manifest.shards)));
+      const numbers = new Set(terms.map(t => shardOf(t, this.manifest.shards, this.manifest.splitCharacters)));
       await Promise.all([...numbers].filter(n => !this.loaded.has(n))
         .map(async n => this.loaded.set(n, await this.file(`t/${n}.json`))));
     }
 
     shard(term) {
-      return this.loaded.get(shardOf(term, this.manifest.shards)) || { terms: {}, variants: {}, messages: {} };
+      return this.loaded.get(shardOf(term, this.manifest.shards, this.manifest.splitCharacters)) || { terms: {}, variants: {}, messages: {} };
     }
 
     postings(term) {
@@ -114,14 +114,15 @@
       const query = new Query(excerpt(normalize(text), this.options.maxQueryChars));
       // the shards of what is not filler: a character of a filler span that ends its run (怎么办 in 显存不足怎么办) can
       // start no word that reaches past the filler, and its shards would be a tenth of the first search's bytes
-      const typed = [...query.runs.flatMap(run => shardProbes(run.text, this.beforeTrailingFiller(run.text))),
+      const split = this.manifest.splitCharacters;
+      const typed = [...query.runs.flatMap(run => shardProbes(run.text, split, this.beforeTrailingFiller(run.text))),
         ...query.words.filter(w => !this.stopwords.has(w.text)).map(w => stem(w.text)),
         ...query.compounds.map(c => c.term), ...readings.likelySynonyms(this, query)];
       await Promise.all([this.loadShards(typed),
         ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
       this.readTyped(query, true);
       if (!query.terms.size) {  // only filler: search it as typed
-        await this.loadShards([...query.runs.flatMap(run => shardProbes(run.text)), ...query.words.map(w => stem(w.text))]);
+        await this.loadShards([...query.runs.flatMap(run => shardProbes(run.text, split)), ...query.words.map(w => stem(w.text))]);
         this.readTyped(query, false);
       }
       for (const phase of [1, 2]) {

@@ -94,8 +94,8 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     answer_every_query(monkeypatch, lambda query: ["none"])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
-    rows = {line[:32].strip(): line[32:].split() for line in out[1:25]}  # n, misses, top-1: every answer is wrong
-    assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "dev, at 210", "held-out", "held-out 2", "held-out 3",
+    rows = {line[:32].strip(): line[32:].split() for line in out[1:26]}  # n, misses, top-1: every answer is wrong
+    assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "dev, at 210", "dev 2, at 210", "held-out", "held-out 2", "held-out 3",
                           "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries",
                           "seed, independent 90", "seed held-out, independent 90", "independent, blind",
                           "seed, independent 150", "seed held-out, independent 150", "independent, blind, at 150",
@@ -103,7 +103,8 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
                           "independent, blind, at 210", "independent 2, blind, at 210", "independent 3, blind"]
     assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
-    assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev", "dev, at 210")) > 0
+    assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev", "dev, at 210",
+                                                              "dev 2, at 210")) > 0
     assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out", "MISS seed, independent",
                                                             "MISS independent"))]
 
@@ -122,7 +123,7 @@ def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsy
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["set", "n", "before", "after", "right", "wrong"]
     rows = {line[:32].strip(): [int(n) for n in line[32:].split()] for line in out[1:]}
-    assert len(rows) == 24
+    assert len(rows) == 25
     lengths = [len(q["q"]) for q in SEED_QUERIES]
     assert rows["seed"] == [210, sum(n % 2 != 0 for n in lengths), sum(n % 3 != 0 for n in lengths),
                             sum(n % 2 != 0 and n % 3 == 0 for n in lengths), sum(n % 2 == 0 and n % 3 != 0 for n in lengths)]

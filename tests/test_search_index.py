@@ -228,6 +228,7 @@ def test_a_shard_is_fnv1a_over_the_code_points_of_the_shard_key():
     assert shard_key("显存不足", split) == "显存" and shard_key("显", split) == "显" and shard_key("存储", split) == "存"
     assert shard_of("显存不足", 2**32, split) == shard_of("显存", 2**32, split) == 0x5765937B
     assert shard_of("显", 2**32, split) == 0x3BA0AC21
+    assert shard_of("显𠀀", 2**32, split) == 34928627  # as analysis.js computes it (tests/js/analysis.test.js)
 
 
 def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():

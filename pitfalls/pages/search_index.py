@@ -6,8 +6,8 @@ once with BM25F; this module puts them into small files the engine fetches on de
 
     search/search_index.json   stub for Material's page script (config only, no documents)
     search/manifest.json       what the engine must agree on: format version, shard counts and the characters
-                               whose words are keyed by two, score scale, fields, longest Chinese term, synonyms (and their terms no entry has),
-                               stop words, pinyin syllables
+                               whose words are keyed by two, score scale, fields, longest Chinese term,
+                               synonyms (and their terms no entry has), stop words, pinyin syllables
     search/worker.js           the engine's modules, the manifest and Material's worker protocol in one file
     search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, the
                                traditional / Taiwan / Hong Kong forms of the Chinese terms there, and
@@ -165,8 +165,8 @@ def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[
 
 
 def split_characters(sizes: dict[str, int]) -> frozenset[str]:
-    """The Chinese characters whose terms and forms (`sizes`: each one's bytes in a shard, roughly) start more than
-    SPLIT_CHARACTER_BYTES: their words are keyed by their first two characters (`shard_key`)."""
+    """The Chinese characters that start more than SPLIT_CHARACTER_BYTES of terms and forms (`sizes`: each one's bytes in
+    a shard, roughly): their words are keyed by their first two characters (`shard_key`)."""
     by_character: dict[str, int] = defaultdict(int)
     for term, size in sizes.items():
         if HAN_CHARACTER.match(term):

@@ -204,6 +204,7 @@ test("shardOf: FNV-1a over the code points of the term, a Chinese term by its fi
   assert.equal(analysis.shardOf("显存", 2 ** 32, "不显"), 1466274683);
   assert.equal(analysis.shardOf("显", 2 ** 32, "不显"), 1000385569);
   assert.equal(analysis.shardOf("存储", 2 ** 32, "不显"), analysis.shardOf("存", 2 ** 32));
+  assert.equal(analysis.shardOf("显𠀀", 2 ** 32, "显"), 34928627);  // the second character by code point
   assert.equal(analysis.shardOf("abc", 16), 11);
   assert.equal(analysis.shardOf("cuda", 16), 6);
 });

@@ -147,7 +147,9 @@
    * character, its first two when that character is one of `split` (the manifest's splitCharacters), any other term
    * whole. */
   function shardOf(term, shards, split = "") {
-    const key = isHan(term) ? [...term].slice(0, split.includes([...term][0]) ? 2 : 1).join("") : term;
+    // a Chinese term's first character is one code unit (HAN is in the BMP); the second is taken by code point
+    const key = !isHan(term) ? term
+      : split.includes(term[0]) && term.length > 1 ? term[0] + String.fromCodePoint(term.codePointAt(1)) : term[0];
     let h = 0x811c9dc5;
     for (const char of key) h = Math.imul(h ^ char.codePointAt(0), 0x01000193) >>> 0;
     return h % shards;

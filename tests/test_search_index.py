@@ -20,6 +20,7 @@ from pitfalls import text
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import (
     ENGINE_MODULES,
+    _manifest,
     _pinyin_shards,
     _shard_count,
     _term_shards,
@@ -243,6 +244,13 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
     for k, shard in enumerate(shards):
         assert all(shard_of(term, 4, split) == k for term in shard["terms"])
     assert shard_of("不足", 4, split) != shard_of("不同", 4, split) and shard_of("不足", 4) == shard_of("不同", 4)
+    # a traditional form starting with a split character too (不會 of 不会: 不 is written the same)
+    shards, split = _term_shards({"不会": array("i", range(4001))}, ["不会"], {})
+    assert split == {"不"} and shard_of("不會", 4, split) == 1 != shard_of("不會", 4)
+    assert shards[1]["variants"] == {"不會": ["不会"]}
+    # the manifest lists them as one string, sorted
+    manifest = _manifest("zh", 1, 4, frozenset("显不"), frozenset(), [], [], 1, {}, [0], [100])
+    assert manifest["splitCharacters"] == "不显"
 
 
 def test_the_shard_count_is_the_smallest_power_of_two_of_about_12_kb_a_shard():

@@ -11,7 +11,8 @@ built with PITFALLS_STOCK_SEARCH=1):
   - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
     it) and by `python -m http.server` in a process of its own (how docs/DEPLOY.md serves the offline bundle);
-  - bytes the browser downloads for search before the first result (fresh browser, N entries);
+  - bytes the browser downloads for search before the first result (fresh browser, N entries), and the files, bytes and
+    ms of a long Chinese paste once the worker is loaded;
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
   - median ms from opening a search link (`/<lang>/?q=…`, as pasted in chat) in a fresh browser
     context to the first results shown, at N entries, through nginx and http.server;
@@ -55,6 +56,10 @@ per kind only, as here, never a query)."""
 ENGINES = {"ours": {}, "stock": {"PITFALLS_STOCK_SEARCH": "1"}}
 BYTES_QUERIES = ["显存不足怎么办", "DataLoader卡死", "RuntimeError: CUDA error: no kernel image is available", "ssh 断开",
                  "xiancun buzu", "顯示卡記憶體不足", "dataloder hnags"]  # the last three load pinyin, variant and typo data
+LONG_PASTE = ("我在服务器上用四张卡训练大模型，跑了大概两个小时之后突然报错显存不足，然后整个程序就退出了，重新启动以后同样的地方又出现这个问题，"
+              "batch size 已经调到很小了还是不行，请问应该怎么排查，是不是数据里面有特别长的样本导致的，还是说梯度累积的设置有问题，"
+              "或者是其他进程占用了显存，求大佬指点一下")
+"""A question as a user pastes it whole (149 characters, most of them Chinese)."""
 DEEP_LINKS = [("zh", q) for q in BYTES_QUERIES[:4]] + [("en", "CUDA out of memory"), ("en", "ssh connection closed")]
 """Search links opened in a fresh browser: (language, query)."""
 # Resolves with the page's clock (ms since navigation started) once the result list or the "no results" line shows.
@@ -138,28 +143,44 @@ def speed_line(label: str, results: dict[str, dict]) -> None:
     print(f"{label:18}" + " | ".join(parts))
 
 
+def search_downloads(browser, url: str, query: str, before: str | None = None) -> tuple[float, dict[str, int]]:
+    """In a fresh browser, ms from the keystroke to the results of `query` on the Chinese site, and each search file
+    fetched for it, gzipped (gzip -6 of the file, not measured on the wire): from page load, or, with `before`, after
+    searching that first (the worker and manifest loaded, and the shards of `before`)."""
+    context = browser.new_context()
+    page = context.new_page()
+    fetched = []
+    context.on("requestfinished", lambda request: fetched.append(request.url))
+    open_search(page, f"{url}zh/")
+    if before is not None:
+        search(page, "zh", before)
+        fetched.clear()
+    ms = search(page, "zh", query)[0]
+    files = {}
+    for u in fetched:
+        if "/search" in u or "lunr" in u or "worker" in u:
+            path = u.split(url, 1)[1].split("?")[0]
+            files[path] = len(gzip.compress((SITE_DIRS[url] / path).read_bytes(), 6))
+    context.close()
+    return ms, files
+
+
 def download_bytes(browser, url: str) -> dict[str, int]:
     """Search bytes fetched by a fresh browser from page load to the first result, averaged over BYTES_QUERIES
     (and the largest)."""
     totals = defaultdict(list)
     for query in BYTES_QUERIES:
-        context = browser.new_context()
-        page = context.new_page()
-        sizes = {}
-        context.on("requestfinished", lambda request, sizes=sizes: sizes.__setitem__(request.url, request.sizes()["responseBodySize"]))
-        open_search(page, f"{url}zh/")
-        search(page, "zh", query)
-        searchy = {u: s for u, s in sizes.items() if "/search" in u or "lunr" in u or "worker" in u}
-        raw = sum(searchy.values())
-        compressed = 0
-        for u in searchy:
-            path = u.split(url, 1)[1].split("?")[0]
-            compressed += len(gzip.compress((SITE_DIRS[url] / path).read_bytes(), 6))
-        totals["raw"].append(raw)
-        totals["gzip"].append(compressed)
-        totals["files"].append(len(searchy))
-        context.close()
+        files = search_downloads(browser, url, query)[1]
+        totals["gzip"].append(sum(files.values()))
+        totals["files"].append(len(files))
     return {**{k: int(statistics.mean(v)) for k, v in totals.items()}, "max_gzip": max(totals["gzip"])}
+
+
+def long_paste_line(browser, url: str) -> str:
+    """What LONG_PASTE costs once the worker is loaded: files, bytes and ms (each Chinese character it has may start a
+    word, so it fetches the most term shards of any query: docs/SEARCH.md, "Heavy characters keyed by two")."""
+    ms, files = search_downloads(browser, url, LONG_PASTE, before="显存")
+    return f"{len(files)} files, {sum(files.values()):,} B gzipped, {ms:.0f} ms"
 
 
 def open_link_until_results(browser, url: str) -> list[float]:
@@ -237,9 +258,9 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
             if size not in QUERY_SETS:
                 deep_links[engine, "http.server"] = open_link_until_results(browser, url)
                 b = download_bytes(browser, url)
-                print(f"search bytes before the first result ({engine}, zh): {b['raw']:,} raw, "
-                      f"{b['gzip']:,} gzipped (computed: gzip -6 of each file, not measured on the wire; "
-                      f"largest {b['max_gzip']:,}), {b['files']} files")
+                print(f"search bytes before the first result ({engine}, zh): {b['gzip']:,} gzipped on average "
+                      f"(computed: gzip -6 of each file, not measured on the wire; largest {b['max_gzip']:,}), {b['files']} files")
+                print(f"a long Chinese paste ({engine}, zh, after a first search): {long_paste_line(browser, url)}")
         print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
         for name, query_set in QUERY_SETS.get(size, {}).items():
             print(f"\nquality, {name} ({len(query_set)} queries):")

@@ -50,7 +50,7 @@ from ..records.load import FORBIDDEN_CHARACTERS, Problem
 from ..records.registries import Registry
 from ..records.schema import SLUG, file_label
 from ..records.signatures import compile_signature
-from ..records.validate import RESERVED_IDS, ContentCheck, inspect_content
+from ..records.validate import RESERVED_IDS, ContentCheck, inspect_content, said_text
 from ..settings import CONTENT_DIR, PROPOSAL_FORM
 from ..text import HAN_CHARACTER, pinyin_reading
 from .check import ERROR_WORDS, draft_report
@@ -547,15 +547,7 @@ def _signatures(answer: str, label: str, note) -> list[dict]:
 def _keywords(answer: str, data: dict, label: str, note) -> dict[str, list[str]]:
     """Words readers type that the entry does not say: split at commas and line ends, zh or en by their characters.
     One the proposal's text already has is left out, as `check` refuses it (docs/CONTENT.md)."""
-    def texts(value: object) -> list[str]:
-        if isinstance(value, dict):
-            return [t for item in value.values() for t in texts(item)]
-        if isinstance(value, list):
-            return [t for item in value for t in texts(item)]
-        return [value] if isinstance(value, str) else []
-
-    said = "\n".join(texts([data.get(key) for key in ("title", "quick_fix", "symptoms", "steps", "cause", "verification",
-                                                     "environment")])).casefold()
+    said = said_text(data)
     keywords: dict[str, list[str]] = {}
     for word in (word.strip() for word in _KEYWORD_SEPARATOR.split(answer)):
         words = keywords.setdefault("zh" if _is_zh(word) else "en", []) if word else []

@@ -157,14 +157,6 @@ class Record:
         texts += [t for t in (self.cause, self.verification and self.verification.text) if t]
         return texts
 
-    def said(self) -> str:
-        """All of the record's text, in both languages, its code and its environment, case-folded: what a keyword
-        must not repeat."""
-        said = [t for text in self.texts() for t in (text.zh, text.en) if t]
-        said += [step.code for step in (*self.steps, self.verification) if step and step.code]
-        said += list(self.environment.values())
-        return "\n".join(said).casefold()
-
     def translated(self, lang: str) -> bool:
         """Whether every piece of prose is written in `lang`."""
         return all(text.has(lang) for text in self.texts())

@@ -246,13 +246,27 @@ def _build_record(doc: YamlDocument, categories: Registry, tags: Registry) -> tu
     )
     # a keyword is for the words the entry does not say: one it says adds nothing to search, and says less of the
     # entry than its title (docs/CONTENT.md)
-    said = record.said() if record.keywords else ""
+    said = said_text(data) if record.keywords else ""
     for lang, words in record.keywords.items():
         for index, word in enumerate(words):
             if word.casefold() in said:
                 problem(("keywords", lang, index), f"keyword {word!r} is already in the entry's text; keywords are "
                                                    "for the words readers type that the entry does not say")
     return (None, problems) if problems else (record, [])
+
+
+def said_text(data: dict) -> str:
+    """Every string of a record's mapping under the fields that hold its text (both languages, its code and its
+    environment), case-folded: what a keyword must not repeat (`check` refuses one; `from-issue` leaves it out)."""
+    def strings(value: object) -> list[str]:
+        if isinstance(value, dict):
+            return [text for item in value.values() for text in strings(item)]
+        if isinstance(value, list):
+            return [text for item in value for text in strings(item)]
+        return [value] if isinstance(value, str) else []
+
+    fields = ("title", "quick_fix", "symptoms", "steps", "cause", "verification", "environment")
+    return "\n".join(strings([data.get(key) for key in fields])).casefold()
 
 
 def _did_you_mean(key: str, registry: Registry) -> str:

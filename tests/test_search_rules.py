@@ -283,6 +283,15 @@ def test_a_reading_counts_less_than_a_typed_word(reading):
     assert {t["reading"] for unit in result["explain"]["units"] for t in unit["terms"]} == {reading}
 
 
+def test_a_regional_form_that_is_a_term_too_is_read_both_ways():
+    # 核心 is Taiwan's 内核 (kernel) and the mainland's "core": doc0 has 核心 in its steps, doc1 内核 in its title
+    files = index({"核心": [0, 900, STEPS], "内核": [1, 100, TITLE | title_chars(2, 0)]}, 2, variants={"核心": ["内核"]})
+    assert rank(files, "核心") == ["doc1", "doc0"]
+    [doc1] = [r for r in search(files, "核心") if r["id"] == "doc1"]
+    assert [(t["term"], t["reading"]) for u in doc1["explain"]["units"] for t in u["terms"]] == [("内核", "variant")]
+    assert rank(files, "核心", off=("variants",)) == ["doc0"]
+
+
 def test_a_synonym_in_the_title_beats_the_typed_word_in_the_body():
     # doc1 has a synonym of the word in its title (0.5 × 1), doc0 the word itself in its steps (0.2)
     files = index({"hang": [0, 900, STEPS], "freez": [1, 100, TITLE | title_chars(0, 5)]}, 2, synonyms=[[["hang"], ["freez"]]])

@@ -151,9 +151,12 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
 
 def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[str, list]) -> tuple[list[dict], frozenset[str]]:
     """t/<k>.json: the postings, the traditional and regional forms of the Chinese terms, and the error messages
-    by their anchor term, by shard key; and the characters whose words are keyed by two (`split_characters`)."""
-    variants = {form: sorted(terms) for form, terms in chinese_variants(chinese).items() if form not in postings}
-    sizes = {term: len(term) * 3 + 6 * len(listed) for term, listed in postings.items()} | {form: len(form) * 6 for form in variants}
+    by their anchor term, by shard key; and the characters whose words are keyed by two (`split_characters`). A form
+    that is a term itself is listed too (核心, Taiwan's 内核): the query reads it both ways."""
+    variants = {form: sorted(terms) for form, terms in chinese_variants(chinese).items()}
+    sizes = {term: len(term) * 3 + 6 * len(listed) for term, listed in postings.items()}
+    for form in variants:  # a form that is a term too adds to the term's bytes
+        sizes[form] = sizes.get(form, 0) + len(form) * 6
     count = _shard_count(sum(sizes.values()) + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
     split = split_characters(sizes)
     shards: list[dict] = [{"terms": {}, "variants": {}, "messages": {}} for _ in range(count)]

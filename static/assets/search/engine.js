@@ -136,14 +136,15 @@
     }
 
     /* The index terms a piece of Chinese stands for, with how each was read: itself when it is a term or a
-     * synonym, else what the stages read into it (its simplified form); [] when none. */
+     * synonym, and what the stages read into it (its simplified form): a Taiwan form can be a mainland word too
+     * (核心 is Taiwan's 内核 and the mainland's "core"), and is read both ways; [] when none. */
     meanings(piece) {
-      if (this.synonymTerms.has(piece) || this.postings(piece)) return [[piece, "typed"]];
+      const own = this.synonymTerms.has(piece) || this.postings(piece) ? [[piece, "typed"]] : [];
       for (const stage of this.stages.values()) {
         const found = stage.piece ? stage.piece(this, piece) : [];
-        if (found.length) return found;
+        if (found.length) return [...own, ...found];
       }
-      return [];
+      return own;
     }
 
     /* [start, end) of each filler word (stopwords) in a run of Chinese. */

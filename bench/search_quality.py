@@ -19,6 +19,9 @@ of smaller wikis, the seed entries and K random draws of the corpus's, N entries
 `--flips` and `--off` or `--options`, each set is asked as options.js has it and with the change: the misses of each, and
 how many queries the change put right and put wrong (an engine change only: the index is the same).
 
+`--against-first`: the readable sets' queries, the right entry against the first where it missed and the second where
+it was first, on each factor of the words rule: whether the misses are lost on the words or on the order.
+
 `--convert full-width|s2t|s2tw|s2twp|s2hk`: the set asked with each query as typed in full-width characters or as
 OpenCC writes it in traditional Chinese (s2twp: with Taiwan wording). The same question should find the same entry:
 prints the table of the converted queries, and how many of those the conversion changed have another first answer.
@@ -143,15 +146,16 @@ def write_indexes(content: Path, queries: list[dict], where: Path) -> dict[str, 
     return folders
 
 
-def ask_indexes(folders: dict[str, Path], queries: list[dict], off: tuple[str, ...] = (), options: dict | None = None
-                ) -> list[tuple[dict, list[str]]]:
-    """Each query with the ids the index of its language (`write_indexes`) returns, best first."""
-    answers: dict[int, list[str]] = {}
+def ask_indexes(folders: dict[str, Path], queries: list[dict], off: tuple[str, ...] = (), options: dict | None = None,
+                detail: bool = False) -> list[tuple[dict, list]]:
+    """Each query with the ids the index of its language (`write_indexes`) returns, best first; with `detail`, the
+    engine's results themselves ({id, title, score, exact, explain})."""
+    answers: dict[int, list] = {}
     for lang, search_dir in folders.items():
         asked = [(n, q) for n, q in enumerate(queries) if query_language(q) == lang]
         ranked = run_queries(search_dir, [q["q"] for _, q in asked], off, options)
         for (n, _), results in zip(asked, ranked, strict=True):
-            answers[n] = [r["id"] for r in results]
+            answers[n] = results if detail else [r["id"] for r in results]
     return [(q, answers[n]) for n, q in enumerate(queries)]
 
 
@@ -221,10 +225,10 @@ def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, ke
             queries = [q for queries in asked_here.values() for q in queries]
             indexed.append((write_indexes(content, queries, Path(tmp) / f"{at} index"), queries, asked_here))
 
-        def ask(off: tuple[str, ...] = (), options: dict | None = None) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
+        def ask(off: tuple[str, ...] = (), options: dict | None = None, detail: bool = False) -> dict[QuerySet, list[tuple[dict, list]]]:
             answers = {}
             for folders, queries, asked_here in indexed:
-                asked = ask_indexes(folders, queries, off, options)
+                asked = ask_indexes(folders, queries, off, options, detail)
                 for query_set, its_queries in asked_here.items():
                     answers[query_set], asked = asked[:len(its_queries)], asked[len(its_queries):]
             return answers
@@ -263,6 +267,40 @@ def every_set_flips(off: tuple[str, ...], options: dict) -> None:
         right = sum(a and not b for a, b in zip(was, now, strict=True))
         wrong = sum(b and not a for a, b in zip(was, now, strict=True))
         print(f"{query_set.name:32} {len(was):>4} {sum(was):>6} {sum(now):>6} {right:>6} {wrong:>6}")
+
+
+FACTORS = (
+    ("share of the query", lambda explain: explain["share"]),
+    ("title agreement", lambda explain: explain["title"]),
+    ("linked from", lambda explain: explain["linkedFrom"]),
+    ("shorter", lambda explain: -explain["length"]),
+    ("BM25F score", lambda explain: explain["rules"]["score"]),
+)
+"""What `--against-first` compares: the words rule's factors (`pitfalls search --explain`) and the last rule's score."""
+
+
+def against_first() -> None:
+    """The readable sets' queries whose entry is in the first ten: on each of FACTORS, how often the entry is above and
+    below the one ranked first where it missed, and above and below the second where it was first. Where the misses'
+    first entries match more of the query than the right ones, the misses are lost on the words, not on the order."""
+    readable = tuple(query_set for query_set in SETS if not query_set.held_out)
+    with set_asker(readable) as ask:
+        answers = ask(detail=True)
+    counts = {name: [0, 0, 0, 0] for name, _ in FACTORS}  # misses: above, below; hits: above, below
+    for query_set in readable:
+        for query, results in answers[query_set]:
+            at = next((n for n, result in enumerate(results) if result["id"] in expected_ids(query)), None)
+            if at is None or len(results) < 2:
+                continue
+            other, column = (results[1], 2) if at == 0 else (results[0], 0)
+            for name, value in FACTORS:
+                mine, theirs = value(results[at]["explain"]), value(other["explain"])
+                if mine != theirs:
+                    counts[name][column + (mine < theirs)] += 1
+    print(f"{'the right entry against':24} {'first, where it missed':>24} {'second, where it was first':>28}")
+    print(f"{'':24} {'above':>12} {'below':>11} {'above':>14} {'below':>13}")
+    for name, (miss_above, miss_below, hit_above, hit_below) in counts.items():
+        print(f"{name:24} {miss_above:>12} {miss_below:>11} {hit_above:>14} {hit_below:>13}")
 
 
 def every_set_smaller(off: tuple[str, ...], options: dict, entries: int, draws: int) -> None:
@@ -318,6 +356,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--flips", action="store_true",
                         help="with --every-set and --off or --options: each set asked as options.js has it and with the "
                              "change, the misses of each and how many queries the change put right and put wrong")
+    parser.add_argument("--against-first", action="store_true",
+                        help="the readable sets: on each factor of the words rule, how often the right entry is above or "
+                             "below the first where it missed, and the second where it was first")
     parser.add_argument("--convert", choices=CONVERSIONS,
                         help="ask the set with each query in full-width characters or converted by OpenCC (s2twp: "
                              "Taiwan wording), and count the first answers that change")
@@ -326,6 +367,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> None:
     off = tuple(filter(None, args.off.split(",")))
+    if args.against_first:
+        if args.every_set or args.flips or args.entries is not None or args.convert or args.misses or off or args.options:
+            raise PitfallsError("--against-first goes alone: it asks the readable sets as options.js has them")
+        return against_first()
     if args.without_keywords and (not args.every_set or args.flips or args.entries is not None):
         raise PitfallsError("--without-keywords goes with --every-set, without --flips or --entries")
     if args.flips:

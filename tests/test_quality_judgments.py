@@ -85,7 +85,7 @@ def test_each_bench_query_names_entries_of_the_wiki_it_is_asked_of(name, wiki, a
 def answer_every_query(monkeypatch, answer):
     """search_quality's sets asked without an index or node: each query's answer is `answer(query)`."""
     monkeypatch.setattr(search_quality, "write_indexes", lambda content, queries, where: {})
-    monkeypatch.setattr(search_quality, "ask_indexes", lambda folders, queries, off, options: [(q, answer(q)) for q in queries])
+    monkeypatch.setattr(search_quality, "ask_indexes", lambda folders, queries, off, options, detail: [(q, answer(q)) for q in queries])
 
 
 def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsys):
@@ -112,7 +112,7 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
 def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsys):
     """`--every-set --flips --options …`: each set asked before and after the change, of the same indexes; a query
     right before and wrong after counts as put wrong, and the other way round as put right."""
-    def answer(folders, queries, off, options):
+    def answer(folders, queries, off, options, detail):
         # before: right when the query's length is even; after (an option given): right when it divides by 3
         right = (lambda q: len(q["q"]) % 3 == 0) if options else (lambda q: len(q["q"]) % 2 == 0)
         return [(q, [q["id"]] if right(q) else ["none"]) for q in queries]
@@ -313,3 +313,29 @@ def test_convert_with_every_set_is_refused_in_one_line():
                           capture_output=True, text=True, encoding="utf-8")
     assert (done.returncode, done.stderr) == (2, "search_quality: --convert asks one set (the default, --corpus or "
                                                  "--queries), not --every-set\n")
+
+
+def test_against_first_counts_each_factor_of_the_right_entry_against_the_first_or_second(monkeypatch, capsys):
+    """`--against-first`: where the right entry missed, it is set against the first; where it was first, against the
+    second; on each factor, above or below. Here a query of even length misses (the first matches more of the query, the
+    right entry has the better title), one of odd length is right (the second is linked from more entries)."""
+    def result(id_, share, title, linked):
+        return {"id": id_, "explain": {"share": share, "title": title, "linkedFrom": linked, "length": 1, "rules": {"score": 5}}}
+
+    def answer(folders, queries, off, options, detail):
+        assert detail
+        return [(q, [result("other", 0.9, 0.1, 0), result(q["id"], 0.5, 0.3, 0)] if len(q["q"]) % 2 == 0
+                 else [result(q["id"], 0.5, 0.3, 0), result("other", 0.5, 0.3, 2)]) for q in queries]
+
+    monkeypatch.setattr(search_quality, "write_indexes", lambda content, queries, where: {})
+    monkeypatch.setattr(search_quality, "ask_indexes", answer)
+    search_quality.against_first()
+    out = capsys.readouterr().out.splitlines()
+    rows = {line[:24].strip(): [int(n) for n in line[24:].split()] for line in out[2:]}
+    readable = [q for name in ("tests/search_queries.yml", "tests/search_queries.yml", "tests/search_queries_corpus.yml",
+                               "bench/queries_dev.yml", "bench/queries_dev_210.yml", "bench/queries_dev2_210.yml")
+                for q in search_quality.load_queries(ROOT / name)]
+    even = sum(len(q["q"]) % 2 == 0 for q in readable)
+    assert 0 < even < len(readable) == 1796  # the six readable sets, every query asked
+    assert rows == {"share of the query": [0, even, 0, 0], "title agreement": [even, 0, 0, 0],
+                    "linked from": [0, 0, 0, len(readable) - even], "shorter": [0, 0, 0, 0], "BM25F score": [0, 0, 0, 0]}

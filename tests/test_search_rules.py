@@ -27,11 +27,11 @@ def title_chars(han: int, latin: int) -> int:
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
-          anchored=None, titles=None, variants=None, linked_from=None, lengths=None) -> dict:
+          anchored=None, titles=None, variants=None, compounds=(), linked_from=None, lengths=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 10, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
+        "formatVersion": 11, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -40,7 +40,8 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
         "linkedFrom": linked_from or [0] * docs, "lengths": lengths or [100] * docs,
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
-    files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}, "messages": anchored or {}},
+    files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}, "compounds": list(compounds),
+                                                     "messages": anchored or {}},
              "p/0.json": pinyin or {}}
     files |= {f"w/{n}.json": w for n, w in (words or {}).items()}
     files |= {f"d/{n}.json": {"location": f"doc{n}/", "title": (titles or {}).get(n, f"doc {n}"), "tags": [],
@@ -290,6 +291,22 @@ def test_a_regional_form_that_is_a_term_too_is_read_both_ways():
     [doc1] = [r for r in search(files, "核心") if r["id"] == "doc1"]
     assert [(t["term"], t["reading"]) for u in doc1["explain"]["units"] for t in u["terms"]] == [("内核", "variant")]
     assert rank(files, "核心", off=("variants",)) == ["doc0"]
+
+
+def test_a_word_the_entries_say_only_in_parts_is_one_piece_of_the_query():
+    # 驱动程序 is a word of the dictionary the entries say only as 驱动 and 程序 (a compound): typed, it is one piece of
+    # the query that 驱动 and 程序 each cover half of, not two words. doc0 has both parts in its title, doc1 程序 and 报错:
+    # as two words doc1 matches as many as doc0 (2 of 3) and doc0 wins on its score; as one, doc1 matches half of it
+    # and all of 报错, doc0 only the first piece of two
+    terms = {"驱动": [0, 900, TITLE | title_chars(4, 0)], "程序": [0, 900, TITLE | title_chars(4, 0), 1, 100, TITLE | title_chars(4, 0)],
+             "报错": [1, 100, TITLE | title_chars(4, 0)]}
+    [doc0] = [r for r in search(index(terms, 2, compounds=["驱动程序"]), "驱动程序报错") if r["id"] == "doc0"]
+    assert doc0["explain"]["queryUnits"] == ["驱动程序", "报错"]
+    assert rank(index(terms, 2, compounds=["驱动程序"]), "驱动程序报错") == ["doc1", "doc0"]
+    assert rank(index(terms, 2), "驱动程序报错") == ["doc0", "doc1"]
+    # its traditional form (a variant of the word) makes one piece as well
+    files = index(terms, 2, compounds=["驱动程序"], variants={"驅動程式": ["驱动程序"], "驅動": ["驱动"], "程式": ["程序"], "報錯": ["报错"]})
+    assert rank(files, "驅動程式報錯") == ["doc1", "doc0"]
 
 
 def test_a_synonym_in_the_title_beats_the_typed_word_in_the_body():
@@ -576,7 +593,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 10: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 11: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

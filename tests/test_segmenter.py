@@ -10,7 +10,7 @@ import weakref
 
 import pytest
 
-from pitfalls.text import segmenter
+from pitfalls.text import dictionary_compounds, segmenter
 
 
 def test_the_same_dictionary_gets_the_same_segmenter():
@@ -75,3 +75,13 @@ def test_a_dictionary_that_fails_to_load_leaves_no_segmenter_behind(monkeypatch)
         patched.setattr("pitfalls.text.Segmenter", fail)
         segmenter(frozenset({"显存标签戊"}))
     assert "显存标签戊" in segmenter(frozenset({"显存标签戊"})).words("显存标签戊坏了")
+
+
+def test_a_dictionary_word_the_terms_make_up_in_parts_of_two_characters_is_a_compound():
+    # 驱动程序 is 驱动 + 程序, 下载速度 下载 + 速度: words of jieba's dictionary that the terms make up
+    assert dictionary_compounds({"驱动", "程序", "下载", "速度"}) == ["下载速度", "驱动程序"]
+    # a part of one character does not count (every character is a term of the index), nor a word that is a term
+    assert dictionary_compounds({"驱动", "程", "序"}) == []
+    assert dictionary_compounds({"驱动", "程序", "驱动程序"}) == []
+    # 3 to 6 characters: 中华人民共和国 (7) is left out, its parts that are words kept
+    assert dictionary_compounds({"中华", "人民", "共和国"}) == ["中华人民", "人民共和国"]

@@ -36,6 +36,7 @@ from ..text import (
     HAN_CHARACTER,
     MAX_WORD_CHARS,
     chinese_variants,
+    dictionary_compounds,
     normalize,
     pinyin_reading,
     pinyin_syllables,
@@ -46,7 +47,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 10
+FORMAT_VERSION = 11
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -85,8 +86,9 @@ class SearchIndex:
     """manifest.json."""
     shards: list[dict]
     """t/<k>.json for k in range(len(shards)): {"terms": term → postings, "variants": traditional or
-    regional form → the simplified terms it stands for, "messages": term → [entry, message key, ...] of the
-    error messages whose rarest word the term is}, by the shard key of the term or form."""
+    regional form → the simplified terms it stands for, "compounds": the dictionary's words that the entries say
+    only in parts (`dictionary_compounds`), "messages": term → [entry, message key, ...] of the error messages whose
+    rarest word the term is}, by the shard key of the term, form or word."""
     pinyin: list[dict]
     """p/<k>.json: toneless pinyin of a Chinese term, syllables joined → the terms read so, by the
     shard of the first syllable (the query side knows where a syllable starts, not where a term ends)."""
@@ -139,7 +141,7 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
-    shards, split = _term_shards(postings, chinese, messages)
+    shards, split = _term_shards(postings, chinese, dictionary_compounds(set(chinese)), messages)
     absent = sorted(synonym_terms - postings.keys())
     # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
     linked = [len(base.linked_from.get(record.id, ())) for record in base.records]
@@ -149,19 +151,23 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     return index
 
 
-def _term_shards(postings: dict[str, array], chinese: list[str], messages: dict[str, list]) -> tuple[list[dict], frozenset[str]]:
-    """t/<k>.json: the postings, the traditional and regional forms of the Chinese terms, and the error messages
-    by their anchor term, by shard key; and the characters whose words are keyed by two (`split_characters`). A form
-    that is a term itself is listed too (核心, Taiwan's 内核): the query reads it both ways."""
-    variants = {form: sorted(terms) for form, terms in chinese_variants(chinese).items()}
+def _term_shards(postings: dict[str, array], chinese: list[str], compounds: list[str], messages: dict[str, list]
+                 ) -> tuple[list[dict], frozenset[str]]:
+    """t/<k>.json: the postings, the dictionary's words the entries say only in parts (`compounds`), the traditional
+    and regional forms of the Chinese terms and of those words, and the error messages by their anchor term, by shard
+    key; and the characters whose words are keyed by two (`split_characters`). A form that is a term itself is listed
+    too (核心, Taiwan's 内核): the query reads it both ways."""
+    variants = {form: sorted(terms) for form, terms in chinese_variants(sorted([*chinese, *compounds])).items()}
     sizes = {term: len(term) * 3 + 6 * len(listed) for term, listed in postings.items()}
-    for form in variants:  # a form that is a term too adds to the term's bytes
-        sizes[form] = sizes.get(form, 0) + len(form) * 6
+    for word in [*variants, *compounds]:  # a form that is a term too adds to the term's bytes
+        sizes[word] = sizes.get(word, 0) + len(word) * 6
     count = _shard_count(sum(sizes.values()) + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
     split = split_characters(sizes)
-    shards: list[dict] = [{"terms": {}, "variants": {}, "messages": {}} for _ in range(count)]
+    shards: list[dict] = [{"terms": {}, "variants": {}, "compounds": [], "messages": {}} for _ in range(count)]
     for term in sorted(postings):
         shards[shard_of(term, count, split)]["terms"][term] = postings[term]
+    for word in compounds:
+        shards[shard_of(word, count, split)]["compounds"].append(word)
     for form in sorted(variants):
         shards[shard_of(form, count, split)]["variants"][form] = variants[form]
     for term in sorted(messages):

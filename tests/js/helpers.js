@@ -22,7 +22,7 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   shards = 1, splitCharacters = "", maxTermChars = 12, scoreScale = 100, lang = "en", locations = {}, linkedFrom = Array(docs).fill(0),
   lengths = Array(docs).fill(100) } = {}) {
   const manifest = {
-    formatVersion: 10, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
+    formatVersion: 11, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
     titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b), linkedFrom, lengths,
@@ -31,7 +31,7 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, pinyin = {}, messag
   const files = { "manifest.json": manifest, "p/0.json": pinyin };
   // each term and form in the shard of its key (pitfalls/pages/search_index.py)
   const { shardOf } = load("analysis");
-  for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, variants: {}, messages: {} };
+  for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, variants: {}, compounds: [], messages: {} };
   for (const [term, list] of Object.entries(terms)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].terms[term] = list;
   for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards, splitCharacters)}.json`].variants[form] = list;
   // `messages`: each entry's message keys in its d/ file; `anchored`: term → [entry, key, ...], in the term's shard

@@ -26,7 +26,7 @@
   const { Query, excerpt, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 10;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 11;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   class Engine {
@@ -90,11 +90,14 @@
     async loadShards(terms) {
       const numbers = new Set(terms.map(t => shardOf(t, this.manifest.shards, this.manifest.splitCharacters)));
       await Promise.all([...numbers].filter(n => !this.loaded.has(n))
-        .map(async n => this.loaded.set(n, await this.file(`t/${n}.json`))));
+        .map(async n => {
+          const shard = await this.file(`t/${n}.json`);
+          this.loaded.set(n, { ...shard, compounds: new Set(shard.compounds) });
+        }));
     }
 
     shard(term) {
-      return this.loaded.get(shardOf(term, this.manifest.shards, this.manifest.splitCharacters)) || { terms: {}, variants: {}, messages: {} };
+      return this.loaded.get(shardOf(term, this.manifest.shards, this.manifest.splitCharacters)) || { terms: {}, variants: {}, compounds: new Set(), messages: {} };
     }
 
     postings(term) {
@@ -135,11 +138,13 @@
       return query;
     }
 
-    /* The index terms a piece of Chinese stands for, with how each was read: itself when it is a term or a
-     * synonym, and what the stages read into it (its simplified form): a Taiwan form can be a mainland word too
+    /* The index terms a piece of Chinese stands for, with how each was read: itself when it is a term, a synonym
+     * or a word the entries say only in parts (驱动程序: it finds nothing itself, but makes 驱动 and 程序 one piece of
+     * the query), and what the stages read into it (its simplified form): a Taiwan form can be a mainland word too
      * (核心 is Taiwan's 内核 and the mainland's "core"), and is read both ways; [] when none. */
     meanings(piece) {
-      const own = this.synonymTerms.has(piece) || this.postings(piece) ? [[piece, "typed"]] : [];
+      const known = this.synonymTerms.has(piece) || this.postings(piece) || this.shard(piece).compounds.has(piece);
+      const own = known ? [[piece, "typed"]] : [];
       for (const stage of this.stages.values()) {
         const found = stage.piece ? stage.piece(this, piece) : [];
         if (found.length) return [...own, ...found];

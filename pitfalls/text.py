@@ -214,27 +214,30 @@ class Segmenter:
         return self._jieba.lcut_for_search(text, HMM=False)
 
 
-COMPOUND_CHARACTERS = (3, 6)
-"""The lengths of the dictionary's words that `dictionary_compounds` considers, in Chinese characters."""
+COMPOUND_CHARACTERS = (4, 6)
+"""The lengths of the dictionary's words that `dictionary_compounds` considers, in Chinese characters: two parts of
+two characters or more make four at least."""
 
 
 def dictionary_compounds(terms: set[str]) -> list[str]:
-    """The words of jieba's dictionary (3 to 6 Chinese characters) that are not among `terms` but split wholly into
+    """The words of jieba's dictionary (4 to 6 Chinese characters) that are not among `terms` but split wholly into
     `terms` of two characters or more (驱动程序: 驱动 and 程序), sorted. A query reads such a word as one piece of what
     was typed, as jieba cuts it, though the entries never say it whole: 驱动程序 is one word, not two."""
+    def made_of_terms(text: str) -> bool:
+        return text in terms or any(text[:cut] in terms and made_of_terms(text[cut:]) for cut in range(2, len(text) - 1))
+
+    return sorted(word for word in _compound_candidates() if word not in terms
+                  and any(word[:cut] in terms and made_of_terms(word[cut:]) for cut in range(2, len(word) - 1)))
+
+
+@cache
+def _compound_candidates() -> tuple[str, ...]:
+    """The words of jieba's dictionary of COMPOUND_CHARACTERS Chinese characters (about 90,000), found once a process:
+    an index is made many times in one (`serve`, the tests)."""
     shortest, longest = COMPOUND_CHARACTERS
-
-    def splits(word: str) -> bool:
-        ends = {0}  # where a split into terms can have got to
-        for start in range(len(word)):
-            if start in ends:
-                ends.update(end for end in range(start + 2, len(word) + 1) if word[start:end] in terms)
-        return len(word) in ends
-
     frequencies, _ = jieba_dictionary()
-    return sorted(word for word, frequency in frequencies.items()
-                  if frequency and shortest <= len(word) <= longest and word not in terms
-                  and all(HAN_CHARACTER.match(char) for char in word) and splits(word))
+    return tuple(word for word, frequency in frequencies.items()
+                 if frequency and shortest <= len(word) <= longest and all(HAN_CHARACTER.match(char) for char in word))
 
 
 @cache

@@ -83,5 +83,5 @@ def test_a_dictionary_word_the_terms_make_up_in_parts_of_two_characters_is_a_com
     # a part of one character does not count (every character is a term of the index), nor a word that is a term
     assert dictionary_compounds({"驱动", "程", "序"}) == []
     assert dictionary_compounds({"驱动", "程序", "驱动程序"}) == []
-    # 3 to 6 characters: 中华人民共和国 (7) is left out, its parts that are words kept
+    # 4 to 6 characters: 中华人民共和国 (7) is left out, its parts that are words kept
     assert dictionary_compounds({"中华", "人民", "共和国"}) == ["中华人民", "人民共和国"]

@@ -249,9 +249,11 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
         assert all(shard_of(term, 4, split) == k for term in shard["terms"])
     assert shard_of("不足", 4, split) != shard_of("不同", 4, split) and shard_of("不足", 4) == shard_of("不同", 4)
     # a traditional form starting with a split character too (不會 of 不会: 不 is written the same)
-    shards, split = _term_shards({"不会": array("i", range(4001))}, ["不会"], [], {})
+    # and a compound (不会不足, keyed 不会: shard 2, where its first character alone would give 0)
+    shards, split = _term_shards({"不会": array("i", range(4001))}, ["不会"], ["不会不足"], {})
     assert split == {"不"} and shard_of("不會", 4, split) == 1 != shard_of("不會", 4)
-    assert shards[1]["variants"] == {"不會": ["不会"]}
+    assert shards[1]["variants"] == {"不會": ["不会"], "不會不足": ["不会不足"]}
+    assert shards[2]["compounds"] == ["不会不足"] and shard_of("不会不足", 4) == 0
     # the manifest lists them as one string, sorted
     manifest = _manifest("zh", 1, 4, frozenset("显不"), frozenset(), [], [], 1, {}, [0], [100])
     assert manifest["splitCharacters"] == "不显"

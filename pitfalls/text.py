@@ -226,8 +226,7 @@ def dictionary_compounds(terms: set[str]) -> list[str]:
     def made_of_terms(text: str) -> bool:
         return text in terms or any(text[:cut] in terms and made_of_terms(text[cut:]) for cut in range(2, len(text) - 1))
 
-    return sorted(word for word in _compound_candidates() if word not in terms
-                  and any(word[:cut] in terms and made_of_terms(word[cut:]) for cut in range(2, len(word) - 1)))
+    return sorted(word for word in _compound_candidates() if word not in terms and made_of_terms(word))
 
 
 @cache

@@ -159,7 +159,7 @@ def _term_shards(postings: dict[str, array], chinese: list[str], compounds: list
     too (核心, Taiwan's 内核): the query reads it both ways."""
     variants = {form: sorted(terms) for form, terms in chinese_variants(sorted([*chinese, *compounds])).items()}
     sizes = {term: len(term) * 3 + 6 * len(listed) for term, listed in postings.items()}
-    for word in [*variants, *compounds]:  # a form that is a term too adds to the term's bytes
+    for word in [*variants, *compounds]:  # a form that is a term too adds to the term's bytes (a compound never is one)
         sizes[word] = sizes.get(word, 0) + len(word) * 6
     count = _shard_count(sum(sizes.values()) + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
     split = split_characters(sizes)

@@ -28,6 +28,7 @@
   const { coverage } = ranking;
   const FORMAT_VERSION = 11;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+  const NO_SHARD = Object.freeze({ terms: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
     /* fetchJson(path) → Promise of the parsed file at `path` inside the index folder;
@@ -97,7 +98,7 @@
     }
 
     shard(term) {
-      return this.loaded.get(shardOf(term, this.manifest.shards, this.manifest.splitCharacters)) || { terms: {}, variants: {}, compounds: new Set(), messages: {} };
+      return this.loaded.get(shardOf(term, this.manifest.shards, this.manifest.splitCharacters)) || NO_SHARD;
     }
 
     postings(term) {
@@ -143,7 +144,8 @@
      * the query), and what the stages read into it (its simplified form): a Taiwan form can be a mainland word too
      * (核心 is Taiwan's 内核 and the mainland's "core"), and is read both ways; [] when none. */
     meanings(piece) {
-      const known = this.synonymTerms.has(piece) || this.postings(piece) || this.shard(piece).compounds.has(piece);
+      const { terms, compounds } = this.shard(piece);
+      const known = this.synonymTerms.has(piece) || has(terms, piece) || compounds.has(piece);
       const own = known ? [[piece, "typed"]] : [];
       for (const stage of this.stages.values()) {
         const found = stage.piece ? stage.piece(this, piece) : [];

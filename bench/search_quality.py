@@ -22,6 +22,11 @@ how many queries the change put right and put wrong (an engine change only: the 
 `--against-first`: the readable sets' queries, the right entry against the first where it missed and the second where
 it was first, on each factor of the words rule: whether the misses are lost on the words or on the order.
 
+`--every-set --as-typed`: each set's queries that end in a word of letters and digits (4 or more, from a letter), asked at
+every point of typing that word from its third letter on (`cuda out of mem`, `cuda out of memo`, … for `cuda out of
+memory`), as Material searches at every key: how often the right entry is first while the last word is half typed.
+Derived from the sets by rule, nothing written for it; with `--off completions`, the engine before it read such a word.
+
 `--convert full-width|s2t|s2tw|s2twp|s2hk`: the set asked with each query as typed in full-width characters or as
 OpenCC writes it in traditional Chinese (s2twp: with Taiwan wording). The same question should find the same entry:
 prints the table of the converted queries, and how many of those the conversion changed have another first answer.
@@ -32,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import tempfile
 from collections import defaultdict
@@ -48,7 +54,7 @@ from pitfalls.commands.search import run_queries
 from pitfalls.errors import PitfallsError
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.validate import load_knowledge_base
-from pitfalls.text import CHINESE_CONVERSIONS
+from pitfalls.text import CHINESE_CONVERSIONS, normalize
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -200,20 +206,39 @@ def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[
     return top1
 
 
+TYPED_WORD = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]{3,}$")
+"""The last word of a query that `as_typed` types letter by letter: letters and digits from a letter, 4 or more."""
+
+
+def as_typed(queries: list[dict]) -> list[dict]:
+    """Each query whose last word (TYPED_WORD, after normalising and trailing spaces) is typed letter by letter: the
+    query up to each of that word's first 3 … all but one letters, as Material searches at each key."""
+    typed = []
+    for query in queries:
+        text = normalize(query["q"]).rstrip()
+        if word := TYPED_WORD.search(text):
+            typed += [{**query, "q": text[:word.start() + n]} for n in range(3, len(word.group()))]
+    return typed
+
+
 def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dict | None = None,
-             keep: frozenset[str] | None = None, keywords: bool = True) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
+             keep: frozenset[str] | None = None, keywords: bool = True, typed: bool = False
+             ) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
     """Each query set's queries with the ids they return, the sets of one content folder asked of one index. `keep`:
-    the corpus entries of a smaller wiki (`corpus.assemble`); a query about an entry left out is not asked."""
-    with set_asker(sets, keep, keywords) as ask:
+    the corpus entries of a smaller wiki (`corpus.assemble`); a query about an entry left out is not asked. `typed`:
+    the queries as their last word is typed (`as_typed`)."""
+    with set_asker(sets, keep, keywords, typed) as ask:
         return ask(off, options)
 
 
 @contextmanager
-def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, keywords: bool = True
+def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, keywords: bool = True, typed: bool = False
               ) -> Iterator[Callable[[tuple[str, ...], dict | None], dict[QuerySet, list[tuple[dict, list[str]]]]]]:
     """`ask_sets` as a function of the engine's stages switched off and options, the indexes written once: what a
     search over the options asks many times (bench/tune_options.py)."""
     loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in sets}
+    if typed:
+        loaded = {query_set: as_typed(queries) for query_set, queries in loaded.items()}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         indexed = []
         for at in sorted({query_set.at for query_set in sets}):
@@ -236,13 +261,16 @@ def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, ke
         yield ask
 
 
-def every_set(off: tuple[str, ...], options: dict, misses: bool, keywords: bool = True) -> None:
-    """Each of SETS's misses; without `keywords`, of the entries as written before they had any."""
-    answers = ask_sets(SETS, off, options, keywords=keywords)
-    print(f"{'set':32} {'n':>4} {'misses':>6} {'top-1':>6}")
+def every_set(off: tuple[str, ...], options: dict, misses: bool, keywords: bool = True, typed: bool = False) -> None:
+    """Each of SETS's misses and empty answers; without `keywords`, of the entries as written before they had any;
+    with `typed`, of the queries as their last word is typed (`as_typed`)."""
+    answers = ask_sets(SETS, off, options, keywords=keywords, typed=typed)
+    print(f"{'set':32} {'n':>4} {'misses':>6} {'top-1':>6} {'empty':>6}")
     for query_set in SETS:
-        missed = sum(is_miss(query, ids) for query, ids in answers[query_set])
-        print(f"{query_set.name:32} {len(answers[query_set]):>4} {missed:>6} {1 - missed / len(answers[query_set]):>6.2f}")
+        asked = answers[query_set]
+        missed = sum(is_miss(query, ids) for query, ids in asked)
+        empty = sum(not ids for _, ids in asked)
+        print(f"{query_set.name:32} {len(asked):>4} {missed:>6} {1 - missed / len(asked) if asked else 0:>6.2f} {empty:>6}")
     if misses:
         for query_set in SETS:
             if not query_set.held_out:
@@ -359,6 +387,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--against-first", action="store_true",
                         help="the readable sets: on each factor of the words rule, how often the right entry is above or "
                              "below the first where it missed, and the second where it was first")
+    parser.add_argument("--as-typed", action="store_true",
+                        help="with --every-set: each query ending in a word asked as that word is typed, from its third "
+                             "letter to all but its last")
     parser.add_argument("--convert", choices=CONVERSIONS,
                         help="ask the set with each query in full-width characters or converted by OpenCC (s2twp: "
                              "Taiwan wording), and count the first answers that change")
@@ -368,9 +399,12 @@ def _parser() -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> None:
     off = tuple(filter(None, args.off.split(",")))
     if args.against_first:
-        if args.every_set or args.flips or args.entries is not None or args.convert or args.misses or off or args.options:
+        if args.every_set or args.flips or args.entries is not None or args.convert or args.misses or off or args.options \
+                or args.as_typed:
             raise PitfallsError("--against-first goes alone: it asks the readable sets as options.js has them")
         return against_first()
+    if args.as_typed and (not args.every_set or args.flips or args.entries is not None):
+        raise PitfallsError("--as-typed goes with --every-set, without --flips or --entries")
     if args.without_keywords and (not args.every_set or args.flips or args.entries is not None):
         raise PitfallsError("--without-keywords goes with --every-set, without --flips or --entries")
     if args.flips:
@@ -384,7 +418,7 @@ def run(args: argparse.Namespace) -> None:
     if args.convert and args.every_set:
         raise PitfallsError("--convert asks one set (the default, --corpus or --queries), not --every-set")
     if args.every_set:
-        return every_set(off, args.options, args.misses, not args.without_keywords)
+        return every_set(off, args.options, args.misses, not args.without_keywords, args.as_typed)
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
     queries_file = args.queries or ROOT / "tests" / default
     queries = load_queries(queries_file, args.also)
@@ -423,11 +457,11 @@ def ask_converted(content: Path, queries: list[dict], conversion: str, off: tupl
     changed = [(query, {**query, "q": convert(query["q"])}) for query in queries]
     changed = [(typed, converted) for typed, converted in changed if converted["q"] != typed["q"]]
     answers = evaluate(content, [query for pair in changed for query in pair], off, options)
-    as_typed, as_converted = answers[0::2], answers[1::2]
+    typed_answers, as_converted = answers[0::2], answers[1::2]
     print(f"{len(changed)} of them changed by {conversion}; as converted:")
     report(as_converted, misses)
-    moved = sum(ids[:1] != other[:1] for (_, ids), (_, other) in zip(as_typed, as_converted, strict=True))
-    right = [sum(not is_miss(query, ids) for query, ids in asked) for asked in (as_typed, as_converted)]
+    moved = sum(ids[:1] != other[:1] for (_, ids), (_, other) in zip(typed_answers, as_converted, strict=True))
+    right = [sum(not is_miss(query, ids) for query, ids in asked) for asked in (typed_answers, as_converted)]
     print(f"another first answer for {moved}; first right as typed {right[0]}, converted {right[1]}")
 
 

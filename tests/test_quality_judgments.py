@@ -94,14 +94,15 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     answer_every_query(monkeypatch, lambda query: ["none"])
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
-    rows = {line[:32].strip(): line[32:].split() for line in out[1:26]}  # n, misses, top-1: every answer is wrong
+    assert out[0].split() == ["set", "n", "misses", "top-1", "empty"]
+    rows = {line[:32].strip(): line[32:].split() for line in out[1:26]}  # n, misses, top-1, empty: every answer wrong
     assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "dev, at 210", "dev 2, at 210", "held-out", "held-out 2", "held-out 3",
                           "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries",
                           "seed, independent 90", "seed held-out, independent 90", "independent, blind",
                           "seed, independent 150", "seed held-out, independent 150", "independent, blind, at 150",
                           "independent 2, blind", "seed, independent 210", "seed held-out, independent 210",
                           "independent, blind, at 210", "independent 2, blind, at 210", "independent 3, blind"]
-    assert all(n == misses and top1 == "0.00" for n, misses, top1 in rows.values())
+    assert all(n == misses and top1 == "0.00" and empty == "0" for n, misses, top1, empty in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev", "dev, at 210",
                                                               "dev 2, at 210")) > 0
@@ -130,8 +131,30 @@ def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsy
     assert rows["seed"][3] > 0 and rows["seed"][4] > 0
 
 
+def test_as_typed_asks_each_query_at_every_point_of_typing_its_last_word_from_the_third_letter():
+    queries = [{"q": "CUDA out of Memory ", "id": "a"}, {"q": "显存不足", "id": "b"}, {"q": "ssh oom", "id": "c"},
+               {"q": "ｎｖｉｄｉａ", "id": "d"}, {"q": "驱动535 cuda", "id": "e"}, {"q": "pip 报错 ssl?", "id": "f"},
+               {"q": "opset14", "id": "g"}, {"q": "x 4090a", "id": "h"}]
+    assert [(q["q"], q["id"]) for q in search_quality.as_typed(queries)] == [
+        ("cuda out of mem", "a"), ("cuda out of memo", "a"), ("cuda out of memor", "a"),  # normalised, the space gone
+        ("nvi", "d"), ("nvid", "d"), ("nvidi", "d"),  # full-width typed as ASCII
+        ("驱动535 cud", "e"), ("ops", "g"), ("opse", "g"), ("opset", "g"), ("opset1", "g")]
+    # 显存不足: no letters last; oom: 3 letters; ssl?: something after it; 4090a: from a digit
+
+
+def test_every_set_as_typed_counts_the_empty_answers(monkeypatch, capsys):
+    asked = []
+    answer_every_query(monkeypatch, lambda query: asked.append(query["q"]) or ([] if len(query["q"]) % 2 else ["none"]))
+    search_quality.every_set((), {}, misses=False, typed=True)
+    rows = {line[:32].strip(): line[32:].split() for line in capsys.readouterr().out.splitlines()[1:26]}
+    seed_typed = search_quality.as_typed(SEED_QUERIES)
+    assert rows["seed"] == [str(len(seed_typed)), str(len(seed_typed)), "0.00", str(sum(len(q["q"]) % 2 for q in seed_typed))]
+    assert {q["q"] for q in seed_typed} <= set(asked) and not {q["q"] for q in SEED_QUERIES} & set(asked)
+
+
 def test_flips_need_a_change_and_every_set():
     for args, said in ((["--flips"], "--flips goes with --every-set, without --misses or --entries (it lists no query)"),
+                       (["--as-typed"], "--as-typed goes with --every-set, without --flips or --entries"),
                        (["--without-keywords"], "--without-keywords goes with --every-set, without --flips or --entries"),
                        (["--every-set", "--flips"], "--flips compares the engine with --off or --options against options.js: give one")):
         done = subprocess.run([sys.executable, "-m", "bench.search_quality", *args], cwd=ROOT,

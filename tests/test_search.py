@@ -226,6 +226,16 @@ def test_deep_link_opens_with_results(site_url, browser):
     page.close()
 
 
+def test_a_word_is_found_while_it_is_typed(site_url, browser):
+    # typed key by key as a reader types (Material searches at each keyup): nvid is nvidia-smi half typed, which only the
+    # docker entry's title names; before the engine read the last word as the terms it begins, nvid found nothing
+    page = browser.new_page()
+    open_search(page, f"{site_url}zh/")
+    page.locator("input.md-search__input").press_sequentially("nvid", delay=50)
+    page.wait_for_function("""() => (document.querySelector(".md-search-result__item > a") || {}).href?.includes("/zh/docker-gpu/")""")
+    page.close()
+
+
 def _result_list(page) -> str:
     page.locator(".md-search-result__item").first.wait_for()
     return page.locator(".md-search-result__list").inner_text()

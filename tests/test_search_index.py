@@ -12,6 +12,7 @@ import subprocess
 import sys
 from array import array
 from dataclasses import replace
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from pitfalls import text
 from pitfalls.commands.search import run_queries
 from pitfalls.pages.search_index import (
     ENGINE_MODULES,
+    _completion_shards,
     _manifest,
     _pinyin_shards,
     _shard_count,
@@ -81,7 +83,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4), ("keywords", "", 0.8)]
-    assert index.manifest["formatVersion"] == 11 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 12 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -255,7 +257,7 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
     assert shards[1]["variants"] == {"不會": ["不会"], "不會不足": ["不会不足"]}
     assert shards[2]["compounds"] == ["不会不足"] and shard_of("不会不足", 4) == 0
     # the manifest lists them as one string, sorted
-    manifest = _manifest("zh", 1, 4, frozenset("显不"), frozenset(), [], [], 1, {}, [0], [100])
+    manifest = _manifest("zh", 1, 4, frozenset("显不"), frozenset(), [], [], 1, {}, [0], [100], 1)
     assert manifest["splitCharacters"] == "不显"
 
 
@@ -327,6 +329,23 @@ def test_typo_words_are_the_english_terms_of_three_letters_or_more_by_length():
         3: ["abc", "bcd", "gpu"], 4: ["cuda"], 6: ["memori"]}
 
 
+def test_completions_are_the_english_terms_of_four_letters_or_more_by_their_first_three_most_entries_first():
+    def postings(entries: int) -> array:
+        return array("i", [0, 100, 1] * entries)
+
+    shards = _completion_shards({"nvidia": postings(2), "nvcc": postings(3), "nvidiasmi": postings(1), "nvi": postings(9),
+                                 "nvidia_smi": postings(5), "cuda12": postings(1), "cudnn": postings(2), "12ab": postings(1),
+                                 "café": postings(1), "显存不足": postings(4), "nvcx": postings(3)})
+    # nvcc and nvcx in 3 entries, alphabetical between them; nvi, 3 letters, completes nothing; nvidia_smi is found
+    # through nvidia and smi, which a query word can be; a number first is no word being typed; café is not ASCII
+    assert shards == [{"cud": ["cudnn", "cuda12"], "nvc": ["nvcc", "nvcx"], "nvi": ["nvidia", "nvidiasmi"]}]
+    # the shard count follows the bytes as the other files' do: 12,000 in a shard
+    keys = ["".join(letters) for letters in product("abcdefghij", repeat=3)]
+    many = {f"{key}xxxx": postings(1) for key in keys}  # 1,000 keys of one term, each 3 + (7 + 3) bytes: 13,000
+    assert len(_completion_shards(many)) == 2
+    assert len(_completion_shards(dict(list(many.items())[:900]))) == 1  # 11,700
+
+
 def _vocabulary_content(tmp_path: Path) -> Path:
     content = _content(tmp_path, [{"id": "a"}, {"id": "b", "title_zh": "显存不足", "title_en": "Out of memory"}])
     (content / "synonyms.yml").write_text("stopwords: [怎么办, THE]\nsynonyms:\n  - [显存不足, out of memory, OOM]\n"
@@ -361,7 +380,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 11, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
+        "formatVersion": 12, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
@@ -373,7 +392,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
         "synonyms": [[["显存不足"], ["out", "of", "memori"], ["oom"]], [["卡住"], ["hang"]]],
         # of those, the terms no entry has (b's title is "Out of memory", 显存不足 in its other language)
         "absentSynonymTerms": ["hang", "oom", "卡住"],
-        "pinyinShards": 1, "wordLengths": [3, 4, 5, 6], "linkedFrom": [0, 0],
+        "pinyinShards": 1, "wordLengths": [3, 4, 5, 6], "completionShards": 1, "linkedFrom": [0, 0],
         "lengths": [85, 115],  # b's other language, its long field here, has the longer title (显存不足)
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Browse every entry by tag →",
                      "browseLocation": "tags/"},
@@ -389,7 +408,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
 
 def test_the_files_of_an_index(tmp_path):
     index = build_index(load_knowledge_base(_vocabulary_content(tmp_path)), "en")
-    assert sorted(index.files()) == ["d/0.json", "d/1.json", "manifest.json", "p/0.json", "t/0.json",
+    assert sorted(index.files()) == ["c/0.json", "d/0.json", "d/1.json", "manifest.json", "p/0.json", "t/0.json",
                                      "w/3.json", "w/4.json", "w/5.json", "w/6.json"]
     files = index.files()
     assert files["manifest.json"] is index.manifest and files["t/0.json"] is index.shards[0]
@@ -398,6 +417,8 @@ def test_the_files_of_an_index(tmp_path):
     assert files["w/4.json"] == ["cuda", "hang", "titl"] and files["w/3.json"] == ["oom", "out", "the"]
     assert index.pinyin[0]["kazhu"] == ["卡住"] and index.pinyin[0]["xiancunbuzu"] == ["显存不足"]
     assert "卡住" not in index.shards[0]["terms"]
+    # the completions are the entries' terms only: hang, a synonym's term no entry has, is not one
+    assert files["c/0.json"] is index.completions[0] and "han" not in files["c/0.json"]
     # the traditional forms of the terms, and of the synonyms' Chinese terms
     assert index.shards[0]["variants"]["顯存不足"] == ["显存不足"] and index.shards[0]["variants"]["標題"] == ["标题"]
     # what a result shows: its location, title, tags, the lines of each section that has an anchor, its messages

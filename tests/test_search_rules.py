@@ -27,22 +27,22 @@ def title_chars(han: int, latin: int) -> int:
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
-          anchored=None, titles=None, variants=None, compounds=(), linked_from=None, lengths=None) -> dict:
+          anchored=None, titles=None, variants=None, compounds=(), linked_from=None, lengths=None, completions=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
     manifest = {
-        "formatVersion": 11, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
+        "formatVersion": 12, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "absentSynonymTerms": sorted({t for group in synonyms for phrase in group for t in phrase} - terms.keys()),
-        "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}),
+        "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}), "completionShards": 1,
         "linkedFrom": linked_from or [0] * docs, "lengths": lengths or [100] * docs,
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
     files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}, "compounds": list(compounds),
                                                      "messages": anchored or {}},
-             "p/0.json": pinyin or {}}
+             "p/0.json": pinyin or {}, "c/0.json": completions or {}}
     files |= {f"w/{n}.json": w for n, w in (words or {}).items()}
     files |= {f"d/{n}.json": {"location": f"doc{n}/", "title": (titles or {}).get(n, f"doc {n}"), "tags": [],
                               "sections": [], "messages": (messages or {}).get(n, [])} for n in range(docs)}
@@ -272,6 +272,7 @@ READINGS = {
     "typo1": (index({"version": [0, 100, TITLE]}, 1, words={7: ["version"]}), "versoin", 0.5, 1),
     "typo2": (index({"serveraliveinterval": [0, 100, TITLE]}, 1, words={19: ["serveraliveinterval"]}),
               "servraliveintervl", 0.3, 2),
+    "completion": (index({"nvidia": [0, 100, TITLE]}, 1, completions={"nvi": ["nvidia"]}), "nvid", 0.5, 1),
 }
 
 
@@ -465,6 +466,42 @@ def test_only_the_first_eight_unknown_words_are_corrected():
     assert len(rank(files, " ".join(words), options={"maxCorrectedWords": 9})) == 9
 
 
+def test_the_last_word_is_read_as_the_terms_it_begins_while_it_is_typed():
+    # Material searches at every key: `driver nvid` is `driver nvidia` half typed. doc1 has both words, doc0 driver alone
+    # at a higher score; read as typed, nvid matches nothing and doc0 wins
+    files = index({"driver": [0, 900, STEPS, 1, 100, STEPS], "nvidia": [1, 100, STEPS]}, 2, completions={"nvi": ["nvidia"]})
+    assert rank(files, "driver nvid") == ["doc1", "doc0"]
+    assert rank(files, "driver nvid", off=("completions",)) == ["doc0", "doc1"]
+    assert rank(files, "nvid driver") == ["doc0", "doc1"]  # not the last word: typed whole
+    assert rank(files, "driver nvi") == ["doc1", "doc0"]  # from three letters
+    assert rank(files, "driver nv") == ["doc0", "doc1"]
+    # a word that is a term is typed whole: nvidia does not also stand for nvidiasmi
+    whole = index({"nvidia": [0, 100, STEPS], "nvidiasmi": [1, 900, TITLE]}, 2, completions={"nvi": ["nvidia", "nvidiasmi"]})
+    assert rank(whole, "nvidia") == ["doc0"]
+
+
+def test_a_completion_agrees_with_the_rest_of_the_query():
+    # abcdx is in three entries, abcdy in one, with alpha: of one completion, the agreeing one; alone, the most entries'
+    files = index({"alpha": [3, 100, STEPS], "abcdx": [0, 900, STEPS, 1, 900, STEPS, 2, 900, STEPS], "abcdy": [3, 100, STEPS]},
+                  4, completions={"abc": ["abcdx", "abcdy"]})
+    assert rank(files, "alpha abcd", options={"maxCorrections": 1}) == ["doc3"]
+    assert rank(files, "abcd", options={"maxCorrections": 1}) == ["doc0", "doc1", "doc2"]
+    # of twelve candidates, those in the most entries: the agreeing term thirteenth is not weighed
+    decoys = {f"abcd{c}": [0, 900, STEPS] for c in "efghijklmnop"}
+    crowded = index({"alpha": [3, 100, STEPS], "abcdy": [3, 100, STEPS], **decoys}, 4,
+                    completions={"abc": [*decoys, "abcdy"]})
+    assert rank(crowded, "alpha abcd", options={"maxCorrections": 1}) == ["doc3", "doc0"]
+    assert rank(crowded, "alpha abcd", options={"maxCorrections": 1, "maxCandidates": 13}) == ["doc3"]
+
+
+def test_a_word_being_typed_that_begins_terms_is_not_corrected():
+    # checkp is one edit from check (doc0) and begins checkpoint (doc1): half typed, not misspelt
+    files = index({"check": [0, 900, STEPS], "checkpoint": [1, 100, STEPS]}, 2, words={5: ["check"]},
+                  completions={"che": ["check", "checkpoint"]})
+    assert rank(files, "checkp") == ["doc1"]
+    assert rank(files, "checkp", off=("completions",)) == ["doc0"]
+
+
 def test_the_message_rule_needs_eight_characters_whole_or_sixteen_in_part():
     terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("pod", "oom", "kill")}
     files = index(terms, 2, messages={1: ["oomkilled", "containerkilledbyoomkiller"]})
@@ -593,7 +630,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 11: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 12: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

@@ -14,6 +14,8 @@ once with BM25F; this module puts them into small files the engine fetches on de
                                the error messages whose rarest word is one of those terms
     search/p/<k>.json          pinyin → Chinese terms, by first syllable (loaded only for pinyin queries)
     search/w/<n>.json          the English terms of n letters (loaded only to correct a typo)
+    search/c/<k>.json          the English terms by their first three letters (loaded only to complete the word
+                               being typed)
     search/d/<n>.json          what a result shows of entry n, and its error messages
 """
 
@@ -47,7 +49,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -57,6 +59,9 @@ SPLIT_CHARACTER_BYTES = 2 * SHARD_TARGET_BYTES
 first two characters (`shard_key`). Measured at 5,000 records (docs/SEARCH.md, "Heavy characters keyed by two")."""
 MIN_TYPO_TERM_CHARS = 3
 """English terms shorter than this are not offered as corrections of a typo (too many are one edit apart)."""
+COMPLETION_KEY_CHARS = 3
+"""A word being typed is completed from this many letters (options.js minCompletionChars): the c/ files list the terms
+by their first this many, so the word's first letters name the one file that holds its completions."""
 
 
 def shard_key(term: str, split: frozenset[str] = frozenset()) -> str:
@@ -95,6 +100,9 @@ class SearchIndex:
     words: dict[int, list[str]]
     """w/<n>.json: the English terms of n letters (at least MIN_TYPO_TERM_CHARS), sorted: a typo of
     a word is looked for among the terms of about its length."""
+    completions: list[dict]
+    """c/<k>.json: first COMPLETION_KEY_CHARS letters → the English terms longer than that which start with them, the
+    terms in the most entries first, by the shard of those letters: the word being typed is completed from them."""
     docs: list[dict]
     """d/<n>.json for n in range(len(docs))."""
 
@@ -104,6 +112,7 @@ class SearchIndex:
                 **{f"t/{n}.json": shard for n, shard in enumerate(self.shards)},
                 **{f"p/{n}.json": shard for n, shard in enumerate(self.pinyin)},
                 **{f"w/{length}.json": words for length, words in self.words.items()},
+                **{f"c/{n}.json": shard for n, shard in enumerate(self.completions)},
                 **{f"d/{n}.json": doc for n, doc in enumerate(self.docs)}}
 
 
@@ -141,12 +150,14 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
+    completions = _completion_shards(postings)
     shards, split = _term_shards(postings, chinese, dictionary_compounds(set(chinese)), messages)
     absent = sorted(synonym_terms - postings.keys())
     # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
     linked = [len(base.linked_from.get(record.id, ())) for record in base.records]
-    manifest = _manifest(lang, len(docs), len(shards), split, stopwords, synonyms, absent, len(pinyin), words, linked, lengths)
-    index = SearchIndex(manifest, shards, pinyin, words, docs)
+    manifest = _manifest(lang, len(docs), len(shards), split, stopwords, synonyms, absent, len(pinyin), words, linked, lengths,
+                         len(completions))
+    index = SearchIndex(manifest, shards, pinyin, words, completions, docs)
     manifest["version"] = _version(index)
     return index
 
@@ -222,8 +233,24 @@ def _typo_words(terms: set[str]) -> dict[int, list[str]]:
     return dict(words)
 
 
+def _completion_shards(postings: dict[str, array]) -> list[dict]:
+    """c/<k>.json: the English terms of letters and digits that start with a letter and are longer than
+    COMPLETION_KEY_CHARS, under their first COMPLETION_KEY_CHARS letters, those in the most entries first (then
+    alphabetical), by the shard of those letters. A query word has no `_` (it splits words), so no term with one is
+    listed: an identifier is found through the words it joins."""
+    listed: dict[str, list[str]] = defaultdict(list)
+    for term in sorted(postings, key=lambda t: (-len(postings[t]), t)):
+        if len(term) > COMPLETION_KEY_CHARS and term.isascii() and term[0].isalpha() and term.isalnum() and term.islower():
+            listed[term[:COMPLETION_KEY_CHARS]].append(term)
+    count = _shard_count(sum(len(key) + sum(len(t) + 3 for t in terms) for key, terms in listed.items()))
+    shards: list[dict] = [{} for _ in range(count)]
+    for key in sorted(listed):
+        shards[shard_of(key, count)][key] = listed[key]
+    return shards
+
+
 def _manifest(lang: str, docs: int, shards: int, split: frozenset[str], stopwords: frozenset[str], synonyms: list, absent_synonym_terms: list[str],
-              pinyin_shards: int, words: dict[int, list[str]], linked: list[int], lengths: list[int]) -> dict:
+              pinyin_shards: int, words: dict[int, list[str]], linked: list[int], lengths: list[int], completion_shards: int) -> dict:
     """What the engine must agree on with this index (its version is added last, a hash of every file)."""
     ui = ui_strings()[lang]
     return {
@@ -245,6 +272,7 @@ def _manifest(lang: str, docs: int, shards: int, split: frozenset[str], stopword
         "pinyinShards": pinyin_shards,
         "syllables": " ".join(pinyin_syllables()),
         "wordLengths": sorted(words),
+        "completionShards": completion_shards,
         "linkedFrom": linked,
         "lengths": lengths,
         "messages": {"none": ui["search_none"], "closest": ui["search_closest"], "browse": ui["search_browse"],

@@ -10,8 +10,8 @@ const { Query } = load("query");
 const readings = load("readings");
 
 test("the stages, and the index format read", () => {
-  assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 11);
+  assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "completions", "pinyin", "synonyms"]);
+  assert.equal(FORMAT_VERSION, 12);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -26,6 +26,7 @@ const STAGE_CASES = {
   variants: [index({ "显存": [0, 100, STEPS, 1, 900, TITLE] }, 2, { variants: { "顯存": ["显存"] } }), "顯存"],
   parts: [index({ opset: [0, 100, STEPS, 1, 900, TITLE], 14: [1, 100, TITLE] }, 2), "opset14"],
   typos: [index({ version: [0, 100, STEPS, 1, 900, TITLE] }, 2, { words: { 7: ["version"] } }), "versoin"],
+  completions: [index({ nvidia: [0, 100, STEPS, 1, 900, TITLE] }, 2, { completions: { nvi: ["nvidia"] } }), "nvid"],
   pinyin: [index({ "嫦娥": [0, 100, STEPS, 1, 900, TITLE] }, 2, { pinyin: { change: ["嫦娥"] } }), "change"],
   synonyms: [index({ freez: [0, 100, STEPS, 1, 900, TITLE] }, 2, { synonyms: [[["hang"], ["freez"]]] }), "hang"],
 };
@@ -113,6 +114,24 @@ test("a failed fetch is retried by the next query", async () => {
   assert.deepEqual((await engine.search("alpha")).ranked.map(r => r.id), ["doc0"]);
 });
 
+test("the completions of the last word are fetched only when it is being typed: no term, filler or pinyin", async () => {
+  const files = index({ alpha: [0, 100, STEPS], nvidia: [1, 100, STEPS], "嫦娥": [2, 100, STEPS] }, 3,
+    { completions: { alp: ["alpha"], nvi: ["nvidia"] }, pinyin: { change: ["嫦娥"] } });
+  const fetched = async query => {
+    const log = [];
+    const found = (await new Engine(fetcher(files, log)).search(query)).ranked.map(r => r.id);
+    return [found, log.filter(p => p.startsWith("c/")).length];
+  };
+  assert.deepEqual(await fetched("nvid"), [["doc1"], 1]);
+  assert.deepEqual(await fetched("alpha"), [["doc0"], 0]);  // a term: typed whole
+  assert.deepEqual(await fetched("nvid alpha"), [["doc0"], 0]);  // not the last word
+  assert.deepEqual(await fetched("alpha nvid?"), [["doc0"], 0]);  // something follows it
+  assert.deepEqual(await fetched("nv"), [[], 0]);  // fewer than three letters
+  assert.deepEqual(await fetched("change"), [["doc2"], 0]);  // pinyin of a term
+  assert.deepEqual(await fetched("the"), [[], 0]);  // filler
+  assert.deepEqual(await fetched("4nvid"), [[], 0]);  // not from a letter
+});
+
 test("only the shards of the query's characters and words are fetched", async () => {
   // four shards: alpha in 3, gamma in 2, delta in 1, 不 in 0
   const files = index({ alpha: [0, 100, STEPS], gamma: [1, 100, STEPS], delta: [2, 100, STEPS], "不": [3, 100, STEPS] }, 4, { shards: 4 });
@@ -160,7 +179,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 11: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 12: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;

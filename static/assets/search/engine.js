@@ -26,7 +26,7 @@
   const { Query, excerpt, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 11;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 12;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
   const NO_SHARD = Object.freeze({ terms: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 

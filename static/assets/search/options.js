@@ -18,6 +18,7 @@
       synonym: Object.freeze({ weight: 0.5, penalty: 1 }),  // another phrase of a synonym group (times what the phrase counted)
       typo1: Object.freeze({ weight: 0.5, penalty: 1 }),    // a misspelt word corrected by one edit
       typo2: Object.freeze({ weight: 0.3, penalty: 2 }),    // ... by two
+      completion: Object.freeze({ weight: 0.5, penalty: 1 }),  // the last word, still being typed, read as a term it begins
     }),
     titleWeight: 2,               // the words rule counts an entry's match × (1 + this × how far its title is the query)
     linkWeight: 0.1,              // ... and × (1 + this × how many entries name it in `related`, 0 … 1 on a log scale):
@@ -37,6 +38,7 @@
     maxCorrections: 3,            // index terms taken per misspelt word
     maxCandidates: 12,            // terms within the edit limit weighed for agreement with the rest of the query
     maxCorrectedWords: 8,         // a long paste has only its first unknown words corrected
+    minCompletionChars: 3,        // the last word is completed from this many letters (the index's c/ files are keyed by 3)
     closestEdits: 3,              // how far the terms offered when nothing matched may be from a typed word
     maxQueryChars: 200,           // longer pastes are analysed by their first and last 100 (the message rule reads all)
     maxResults: 10,               // entries listed (and fetched) per query: what Material shows at once

@@ -1,6 +1,7 @@
 /* The ways of reading a query beyond its typed words (docs/SEARCH.md, "Query", steps 5 and 6): traditional and
- * regional forms, the parts of a name with digits, corrections of misspelt words, pinyin, synonyms. Each is a row of
- * STAGES, its hooks functions of the engine (engine.js: the index files it has fetched, the options) and the query. */
+ * regional forms, the parts of a name with digits, corrections of misspelt words, the word being typed, pinyin,
+ * synonyms. Each is a row of STAGES, its hooks functions of the engine (engine.js: the index files it has fetched,
+ * the options) and the query. */
 (function (root, factory) {
   if (typeof module === "object" && module.exports)
     module.exports = factory(require("./analysis.js"), require("./query.js"), require("./pinyin.js"), require("./typos.js"));
@@ -24,6 +25,7 @@
     ["variants", { phase: 1, piece: variants }],
     ["parts", { phase: 1, read: readParts }],
     ["typos", { phase: 1, prefetch: typoLists, read: readTypos }],
+    ["completions", { phase: 1, read: readCompletions }],
     ["pinyin", { phase: 1, prefetch: pinyinShards, read: readPinyin }],
     ["synonyms", { phase: 2, read: readSynonyms }],
   ];
@@ -62,13 +64,27 @@
     }]);
   }
 
-  /* The words to correct: unknown ones of letters, long enough, and not read as pinyin of an index term (pipei of
-   * banben bu pipei is 匹配, not a misspelt pipe). */
-  function misspeltWords(engine, query) {
+  /* The unknown words not read as pinyin of an index term (pipei of banben bu pipei is 匹配, not a misspelt pipe). */
+  function unreadWords(engine, query) {
     const read = pinyinReadings(engine, query).map(([, span]) => span);
-    return unknownWords(engine, query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= engine.options.typoMinChars[1]
-      && !read.some(([a, b]) => a <= w.start && w.start + w.text.length <= b))
-      .slice(0, engine.options.maxCorrectedWords);
+    return unknownWords(engine, query).filter(w => !read.some(([a, b]) => a <= w.start && w.start + w.text.length <= b));
+  }
+
+  /* The words to correct: unread ones of letters, long enough, but the word being typed where it begins index terms
+   * (checkp is checkpoint half typed, not check misspelt). */
+  async function misspeltWords(engine, query) {
+    const completing = (await completionCandidates(engine, query)).length ? typingWord(engine, query) : null;
+    return unreadWords(engine, query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= engine.options.typoMinChars[1]
+      && w !== completing).slice(0, engine.options.maxCorrectedWords);
+  }
+
+  /* How many of the entries that match the query's words other than `unit` each of `terms` is in (their shards
+   * fetched): a reading of the unit that agrees with the rest of the query. */
+  function agreement(engine, query, unit, terms) {
+    const others = new Set();
+    for (const [term, info] of query.terms)
+      if (!info.units.includes(unit)) for (const doc of docs(engine, term)) others.add(doc);
+    return new Map(terms.map(term => [term, docs(engine, term).filter(doc => others.has(doc)).length]));
   }
 
   /* The w/ lists of the terms a misspelt `word` may stand for: those of about its stem's length. */
@@ -86,7 +102,7 @@
 
   /* Misspelt words: the index terms within the edit limit that agree with the rest of the query (typos.js). */
   async function readTypos(engine, query) {
-    const words = await Promise.all(misspeltWords(engine, query).map(async word => {
+    const words = await Promise.all((await misspeltWords(engine, query)).map(async word => {
       const limit = typos.editLimit(word.text, engine.options.typoMinChars);
       const candidates = typos.withinEdits(stem(word.text), await wordLists(engine, word.text, limit), limit);
       return [word, candidates.slice(0, engine.options.maxCandidates)];
@@ -94,16 +110,51 @@
     await engine.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
     const found = [];
     for (const [word, candidates] of words) {
-      const unit = word.unit;
-      const others = new Set();  // the entries that match the query's other words
-      for (const [term, info] of query.terms)
-        if (!info.units.includes(unit)) for (const doc of docs(engine, term)) others.add(doc);
-      const agreement = new Map(candidates.map(([term]) => [term, docs(engine, term).filter(doc => others.has(doc)).length]));
-      for (const [term, distance] of typos.chooseCorrections(candidates, agreement, engine.options.maxCorrections))
-        found.push([term, { units: [unit], span: [word.start, word.start + word.text.length],
+      const agreeing = agreement(engine, query, word.unit, candidates.map(([term]) => term));
+      for (const [term, distance] of typos.chooseCorrections(candidates, agreeing, engine.options.maxCorrections))
+        found.push([term, { units: [word.unit], span: [word.start, word.start + word.text.length],
           ...engine.reading(`typo${distance}`) }]);
     }
     return found;
+  }
+
+  /* The word being typed: the query's last, when nothing follows it, it is unread (no term, filler or pinyin), and
+   * of letters and digits from a letter, minCompletionChars or more; else null. Material searches at every key. */
+  function typingWord(engine, query) {
+    const last = query.words[query.words.length - 1];
+    if (!last || last.start + last.text.length !== query.text.trimEnd().length) return null;
+    if (!/^[a-z][a-z0-9]*$/.test(last.text) || last.text.length < engine.options.minCompletionChars) return null;
+    return unreadWords(engine, query).some(w => w.text === last.text) ? last : null;
+  }
+
+  /* The index terms the word being typed begins, the maxCandidates in the most entries, their shards fetched; [] when
+   * no word is being typed or the stage is off. The c/ file is fetched only for such a word: a query whose last word
+   * is whole costs nothing more. Asked by the typos stage too, so it is found once a query. */
+  function completionCandidates(engine, query) {
+    if (!query.completionCandidates) query.completionCandidates = (async () => {
+      const word = engine.stages.has("completions") && typingWord(engine, query);
+      if (!word) return [];
+      const key = word.text.slice(0, engine.options.minCompletionChars);
+      const listed = await engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`);
+      const candidates = (has(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
+        && term.startsWith(word.text)).slice(0, engine.options.maxCandidates);
+      await engine.loadShards(candidates);
+      return candidates;
+    })();
+    return query.completionCandidates;
+  }
+
+  /* The word being typed, read as the index terms it begins (nvid: nvidia), as Meilisearch and Algolia read a query's
+   * last word as a prefix: of the candidates, those that agree with the rest of the query (as a correction does), else
+   * the first; at most maxCorrections. */
+  async function readCompletions(engine, query) {
+    const candidates = await completionCandidates(engine, query);
+    if (!candidates.length) return [];
+    const word = typingWord(engine, query);
+    const agreeing = agreement(engine, query, word.unit, candidates);
+    return typos.chooseCorrections(candidates.map(term => [term, 0]), agreeing, engine.options.maxCorrections)
+      .map(([term]) => [term, { units: [word.unit], span: [word.start, word.start + word.text.length],
+        ...engine.reading("completion") }]);
   }
 
   function docs(engine, term) {

@@ -80,6 +80,7 @@ const READING_CASES = {
   synonym: [index({ freez: [0, 100, TITLE] }, 1, { synonyms: [[["hang"], ["freez"]]] }), "hang", 0.5, 1],
   typo1: [index({ version: [0, 100, TITLE] }, 1, { words: { 7: ["version"] } }), "versoin", 0.5, 1],
   typo2: [index({ serveraliveinterval: [0, 100, TITLE] }, 1, { words: { 19: ["serveraliveinterval"] } }), "servraliveintervl", 0.3, 2],
+  completion: [index({ nvidia: [0, 100, TITLE] }, 1, { completions: { nvi: ["nvidia"] } }), "nvid", 0.5, 1],
 };
 
 for (const [reading, [files, query, weight, penalty]] of Object.entries(READING_CASES)) {
@@ -306,6 +307,41 @@ test("only the first eight unknown words are corrected", async () => {
   const query = letters.map(c => `word${c}x`).join(" ");
   assert.deepEqual((await rank(files, query)).sort(), ["doc0", "doc1", "doc2", "doc3", "doc4", "doc5", "doc6", "doc7"]);
   assert.equal((await rank(files, query, { options: { maxCorrectedWords: 9 } })).length, 9);
+});
+
+test("the last word is read as the terms it begins while it is typed: from three letters, not a term, nothing after it", async () => {
+  // doc1 has both words of `driver nvidia`, doc0 driver alone at a higher score
+  const files = index({ driver: [0, 900, STEPS, 1, 100, STEPS], nvidia: [1, 100, STEPS] }, 2, { completions: { nvi: ["nvidia"] } });
+  assert.deepEqual(await rank(files, "driver nvid"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "driver nvid", { off: ["completions"] }), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "nvid driver"), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "driver nvi"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "driver nv"), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "driver nvi", { options: { minCompletionChars: 4 } }), ["doc0", "doc1"]);
+  const whole = index({ nvidia: [0, 100, STEPS], nvidiasmi: [1, 900, TITLE] }, 2, { completions: { nvi: ["nvidia", "nvidiasmi"] } });
+  assert.deepEqual(await rank(whole, "nvidia"), ["doc0"]);
+});
+
+test("a completion agrees with the rest of the query; of twelve candidates, in the most entries", async () => {
+  const files = index({ alpha: [3, 100, STEPS], abcdx: [0, 900, STEPS, 1, 900, STEPS, 2, 900, STEPS], abcdy: [3, 100, STEPS] }, 4,
+    { completions: { abc: ["abcdx", "abcdy"] } });
+  assert.deepEqual(await rank(files, "alpha abcd", { options: { maxCorrections: 1 } }), ["doc3"]);
+  assert.deepEqual(await rank(files, "abcd", { options: { maxCorrections: 1 } }), ["doc0", "doc1", "doc2"]);
+  assert.deepEqual(await rank(files, "abcd"), ["doc0", "doc1", "doc2", "doc3"]);  // three completions: both
+  const decoys = Object.fromEntries([..."efghijklmnop"].map(c => [`abcd${c}`, [0, 900, STEPS]]));
+  const crowded = index({ alpha: [3, 100, STEPS], abcdy: [3, 100, STEPS], ...decoys }, 4,
+    { completions: { abc: [...Object.keys(decoys), "abcdy"] } });
+  assert.deepEqual(await rank(crowded, "alpha abcd", { options: { maxCorrections: 1 } }), ["doc3", "doc0"]);
+  assert.deepEqual(await rank(crowded, "alpha abcd", { options: { maxCorrections: 1, maxCandidates: 13 } }), ["doc3"]);
+});
+
+test("a word being typed that begins terms is not corrected: checkp is checkpoint half typed, not check misspelt", async () => {
+  const files = index({ check: [0, 900, STEPS], checkpoint: [1, 100, STEPS] }, 2, { words: { 5: ["check"] },
+    completions: { che: ["check", "checkpoint"] } });
+  assert.deepEqual(await rank(files, "checkp"), ["doc1"]);
+  assert.deepEqual(await rank(files, "checkp", { off: ["completions"] }), ["doc0"]);
+  // a word being typed that begins no term is corrected as before
+  assert.deepEqual(await rank(files, "chekc"), ["doc0"]);
 });
 
 test("the message rule needs eight characters whole, or sixteen of the query inside a message", async () => {

@@ -73,7 +73,7 @@ const matches = result => Object.fromEntries(result.explain.units.map(u => [u.un
 const READINGS = {
   typed: { weight: 1, penalty: 0 }, variant: { weight: 1, penalty: 1 }, parts: { weight: 0.6, penalty: 1 },
   pinyin: { weight: 0.6, penalty: 1 }, synonym: { weight: 0.5, penalty: 1 }, typo1: { weight: 0.5, penalty: 1 },
-  typo2: { weight: 0.3, penalty: 2 },
+  typo2: { weight: 0.3, penalty: 2 }, completion: { weight: 0.5, penalty: 1 },
 };
 
 module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,

@@ -123,6 +123,7 @@ test("the completions of the last word are fetched only when it is being typed: 
     return [found, log.filter(p => p.startsWith("c/")).length];
   };
   assert.deepEqual(await fetched("nvid"), [["doc1"], 1]);
+  assert.deepEqual(await fetched("alpha nvid  "), [["doc0", "doc1"], 1]);  // spaces after it: Material trims them
   assert.deepEqual(await fetched("alpha"), [["doc0"], 0]);  // a term: typed whole
   assert.deepEqual(await fetched("nvid alpha"), [["doc0"], 0]);  // not the last word
   assert.deepEqual(await fetched("alpha nvid?"), [["doc0"], 0]);  // something follows it

@@ -118,12 +118,13 @@
     return found;
   }
 
-  /* The word being typed: the query's last, when nothing follows it, it is unread (no term, filler or pinyin), and
-   * of letters and digits from a letter, minCompletionChars or more; else null. Material searches at every key. */
+  /* The word being typed: the query's last, when nothing but spaces follows it (Material trims the query: node reads
+   * it as the browser does), it is unread (no term, filler or pinyin), and from a letter (a query word is letters and
+   * digits), minCompletionChars or more; else null. Material searches at every key. */
   function typingWord(engine, query) {
     const last = query.words[query.words.length - 1];
     if (!last || last.start + last.text.length !== query.text.trimEnd().length) return null;
-    if (!/^[a-z][a-z0-9]*$/.test(last.text) || last.text.length < engine.options.minCompletionChars) return null;
+    if (!/^[a-z]/.test(last.text) || last.text.length < engine.options.minCompletionChars) return null;
     return unreadWords(engine, query).some(w => w.text === last.text) ? last : null;
   }
 
@@ -136,8 +137,9 @@
       if (!word) return [];
       const key = word.text.slice(0, engine.options.minCompletionChars);
       const listed = await engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`);
-      const candidates = (has(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
-        && term.startsWith(word.text)).slice(0, engine.options.maxCandidates);
+      // the word is no term, so a term it starts is longer
+      const candidates = (has(listed, key) ? listed[key] : []).filter(term => term.startsWith(word.text))
+        .slice(0, engine.options.maxCandidates);
       await engine.loadShards(candidates);
       return candidates;
     })();

@@ -478,6 +478,9 @@ def test_the_last_word_is_read_as_the_terms_it_begins_while_it_is_typed():
     # a word that is a term is typed whole: nvidia does not also stand for nvidiasmi
     whole = index({"nvidia": [0, 100, STEPS], "nvidiasmi": [1, 900, TITLE]}, 2, completions={"nvi": ["nvidia", "nvidiasmi"]})
     assert rank(whole, "nvidia") == ["doc0"]
+    # clos is a term (close's stem), but typed it is read by its own stem, clo: unknown; it completes to longer terms only
+    stems = index({"clos": [0, 900, TITLE], "closur": [1, 100, STEPS]}, 2, completions={"clo": ["clos", "closur"]})
+    assert rank(stems, "clos") == ["doc1"]
 
 
 def test_a_completion_agrees_with_the_rest_of_the_query():

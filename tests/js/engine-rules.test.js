@@ -320,6 +320,10 @@ test("the last word is read as the terms it begins while it is typed: from three
   assert.deepEqual(await rank(files, "driver nvi", { options: { minCompletionChars: 4 } }), ["doc0", "doc1"]);
   const whole = index({ nvidia: [0, 100, STEPS], nvidiasmi: [1, 900, TITLE] }, 2, { completions: { nvi: ["nvidia", "nvidiasmi"] } });
   assert.deepEqual(await rank(whole, "nvidia"), ["doc0"]);
+  // clos is a term (the stem of close), but typed it is read by its own stem, clo: unknown. It completes to the
+  // longer terms only, not to the term that is the word itself
+  const stems = index({ clos: [0, 900, TITLE], closur: [1, 100, STEPS] }, 2, { completions: { clo: ["clos", "closur"] } });
+  assert.deepEqual(await rank(stems, "clos"), ["doc1"]);
 });
 
 test("a completion agrees with the rest of the query; of twelve candidates, in the most entries", async () => {

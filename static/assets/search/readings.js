@@ -137,9 +137,10 @@
       if (!word) return [];
       const key = word.text.slice(0, engine.options.minCompletionChars);
       const listed = await engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`);
-      // the word is no term, so a term it starts is longer
-      const candidates = (has(listed, key) ? listed[key] : []).filter(term => term.startsWith(word.text))
-        .slice(0, engine.options.maxCandidates);
+      // longer than the word: a term that is the word itself is no completion of it (the index has clos, the stem of
+      // close, and a typed clos is read by its own stem, clo: unknown, yet listed)
+      const candidates = (has(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
+        && term.startsWith(word.text)).slice(0, engine.options.maxCandidates);
       await engine.loadShards(candidates);
       return candidates;
     })();

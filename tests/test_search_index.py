@@ -334,7 +334,7 @@ def test_completions_are_the_english_terms_of_four_letters_or_more_by_their_firs
         return array("i", [0, 100, 1] * entries)
 
     shards = _completion_shards({"nvidia": postings(2), "nvcc": postings(3), "nvidiasmi": postings(1), "nvi": postings(9),
-                                 "nvidia_smi": postings(5), "cuda12": postings(1), "cudnn": postings(2), "12ab": postings(1),
+                                 "nvidia_smi": postings(5), "cuda12": postings(1), "cudnn": postings(2), "1abc": postings(1),
                                  "café": postings(1), "显存不足": postings(4), "nvcx": postings(3)})
     # nvcc and nvcx in 3 entries, alphabetical between them; nvi, 3 letters, completes nothing; nvidia_smi is found
     # through nvidia and smi, which a query word can be; a number first is no word being typed; café is not ASCII

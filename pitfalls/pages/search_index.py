@@ -240,7 +240,7 @@ def _completion_shards(postings: dict[str, array]) -> list[dict]:
     listed: an identifier is found through the words it joins."""
     listed: dict[str, list[str]] = defaultdict(list)
     for term in sorted(postings, key=lambda t: (-len(postings[t]), t)):
-        if len(term) > COMPLETION_KEY_CHARS and term.isascii() and term[0].isalpha() and term.isalnum() and term.islower():
+        if len(term) > COMPLETION_KEY_CHARS and term.isascii() and term[0].isalpha() and term.isalnum():
             listed[term[:COMPLETION_KEY_CHARS]].append(term)
     count = _shard_count(sum(len(key) + sum(len(t) + 3 for t in terms) for key, terms in listed.items()))
     shards: list[dict] = [{} for _ in range(count)]

@@ -497,6 +497,18 @@ def test_a_completion_agrees_with_the_rest_of_the_query():
     assert rank(crowded, "alpha abcd", options={"maxCorrections": 1, "maxCandidates": 13}) == ["doc3"]
 
 
+def test_a_word_being_typed_is_read_as_the_chinese_terms_whose_pinyin_it_begins():
+    # banben xianc: 版本, then xian + c… half typed. doc1 has 版本 and 显存 (xiancun), doc0 版本 alone at a higher score
+    files = index({"版本": [0, 900, STEPS, 1, 100, STEPS], "显存": [1, 100, STEPS]}, 2,
+                  pinyin={"banben": ["版本"], "xiancun": ["显存"]})
+    assert rank(files, "banben xianc") == ["doc1", "doc0"]
+    assert rank(files, "banben xianc", off=("completions",)) == ["doc0", "doc1"]
+    # of the readings the word begins, the shortest first: with one candidate, xiancun (7 letters), not xianchang
+    two = index({"现场": [0, 900, TITLE], "显存": [1, 100, STEPS]}, 2, pinyin={"xianchang": ["现场"], "xiancun": ["显存"]})
+    assert rank(two, "xianc", options={"maxCandidates": 1}) == ["doc1"]
+    assert rank(two, "xianc") == ["doc0", "doc1"]
+
+
 def test_a_word_being_typed_that_begins_terms_is_not_corrected():
     # checkp is one edit from check (doc0) and begins checkpoint (doc1): half typed, not misspelt
     files = index({"check": [0, 900, STEPS], "checkpoint": [1, 100, STEPS]}, 2, words={5: ["check"]},

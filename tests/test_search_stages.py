@@ -39,6 +39,9 @@ GUARDS = [  # (stage or rule, query, the entry that must come first): all on the
     # the public set's queries with their last word half typed (bench.search_quality --as-typed): watchdog, killed
     ("completions", "nccl timout watc", "nccl-watchdog-collective-timeout"),
     ("completions", "读数据的时候进程突然没了 就一个kil", "host-ram-oom-killed-loading-dataset"),
+    # and the pinyin guards above with their last syllable half typed: 碎片 (suipian), 累积 (leiji)
+    ("completions", "xiancun suip", "cuda-oom-fragmentation-expandable-segments"),
+    ("completions", "tidu leij", "gradient-accumulation-loss-not-scaled"),
     ("synonyms", "强制推送", "git-force-push-overwrote-commits"),  # force push
     # 分支: branch, in the entry's symptoms (进程都杀掉了显存还是没释放, through 杀掉: kill, guarded this until the entry's
     # keywords said 释放显存)

@@ -339,6 +339,18 @@ test("a completion agrees with the rest of the query; of twelve candidates, in t
   assert.deepEqual(await rank(crowded, "alpha abcd", { options: { maxCorrections: 1, maxCandidates: 13 } }), ["doc3"]);
 });
 
+test("a word being typed is read as the Chinese terms whose pinyin it begins, the shortest readings first", async () => {
+  const files = index({ "版本": [0, 900, STEPS, 1, 100, STEPS], "显存": [1, 100, STEPS] }, 2,
+    { pinyin: { banben: ["版本"], xiancun: ["显存"] } });
+  assert.deepEqual(await rank(files, "banben xianc"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "banben xianc", { off: ["completions"] }), ["doc0", "doc1"]);
+  const two = index({ "现场": [0, 900, TITLE], "显存": [1, 100, STEPS] }, 2, { pinyin: { xianchang: ["现场"], xiancun: ["显存"] } });
+  assert.deepEqual(await rank(two, "xianc", { options: { maxCandidates: 1 } }), ["doc1"]);
+  assert.deepEqual(await rank(two, "xianc"), ["doc0", "doc1"]);
+  // the pinyin stage off: no pinyin read, half typed either
+  assert.deepEqual(await rank(two, "xianc", { off: ["pinyin"] }), []);
+});
+
 test("a word being typed that begins terms is not corrected: checkp is checkpoint half typed, not check misspelt", async () => {
   const files = index({ check: [0, 900, STEPS], checkpoint: [1, 100, STEPS] }, 2, { words: { 5: ["check"] },
     completions: { che: ["check", "checkpoint"] } });

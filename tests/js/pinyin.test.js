@@ -4,7 +4,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const { load } = require("./helpers.js");
 
-const { syllableEdges, pinyinSpans } = load("pinyin");
+const { syllableEdges, pinyinSpans, halfTypedFirsts } = load("pinyin");
 
 const SYLLABLES = new Set(["xi", "an", "xian", "cun", "bu", "zu", "a", "ang"]);
 const byKey = spans => new Set(spans.map(s => JSON.stringify(s)));
@@ -89,4 +89,19 @@ test("pinyinSpans: a span's end is the query position after its last letter, acr
     { key: "cun", first: "cun", span: [0, 3] },
     { key: "cunbu", first: "cun", span: [0, 8] },
   ]));
+});
+
+test("halfTypedFirsts: the first syllables of a word whose last syllable is half typed", () => {
+  // xianc: xian + c…, or xi + an + c… (c begins cun); no syllable begins with xianc itself
+  assert.deepEqual(halfTypedFirsts("xianc", SYLLABLES).sort(), ["xi", "xian"]);
+  // xia: begins xian (a syllable that begins with the word), or xi + a… (of an, ang)
+  assert.deepEqual(halfTypedFirsts("xia", SYLLABLES).sort(), ["xi", "xian"]);
+  // cun: a whole syllable with nothing after it is the word read whole (the pinyin stage's); it begins only itself
+  assert.deepEqual(halfTypedFirsts("cun", SYLLABLES), ["cun"]);
+  assert.deepEqual(halfTypedFirsts("buz", SYLLABLES), ["bu"]);  // bu + z… of zu
+  assert.deepEqual(halfTypedFirsts("bux", SYLLABLES), ["bu"]);  // x… of xi, xian
+  assert.deepEqual(halfTypedFirsts("bq", SYLLABLES), []);  // b begins bu, but q begins nothing
+  assert.deepEqual(halfTypedFirsts("ssh", SYLLABLES), []);
+  // syllables are found up to the longest one's length: xiang is xi + ang, and xian + g… (g begins nothing here)
+  assert.deepEqual(halfTypedFirsts("xiangc", SYLLABLES).sort(), ["xi"]);
 });

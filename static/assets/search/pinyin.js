@@ -83,5 +83,28 @@
     return [...spans.values()];
   }
 
-  return { syllableEdges, pinyinSpans };
+  /* The first syllables of `word` read as pinyin whose last syllable may be half typed (xianc: xian or xi an, then c…
+   * of cun, chang …): the syllables it can start with where whole syllables lead to a rest that begins a syllable, and
+   * every syllable that begins with the word itself (dia: dia, dian, diao). [] when it reads so nowhere. */
+  function halfTypedFirsts(word, syllables) {
+    const longest = Math.max(...[...syllables].map(s => s.length));
+    const begins = rest => [...syllables].some(s => s.startsWith(rest));
+    const firsts = new Set([...syllables].filter(s => s.startsWith(word)));
+    const reached = new Map([[0, new Set()]]);  // position → the first syllables of the whole syllables that reach it
+    for (let i = 0; i < word.length; i++) {
+      if (!reached.has(i)) continue;
+      for (let n = 1; n <= Math.min(longest, word.length - i); n++) {
+        const syllable = word.substr(i, n);
+        if (!syllables.has(syllable)) continue;
+        const from = i ? reached.get(i) : new Set([syllable]);
+        if (!reached.has(i + n)) reached.set(i + n, new Set());
+        for (const first of from) reached.get(i + n).add(first);
+      }
+    }
+    for (const [i, from] of reached)
+      if (i > 0 && i < word.length && begins(word.slice(i))) for (const first of from) firsts.add(first);
+    return [...firsts];
+  }
+
+  return { syllableEdges, pinyinSpans, halfTypedFirsts };
 });

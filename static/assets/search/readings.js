@@ -73,7 +73,7 @@
   /* The words to correct: unread ones of letters, long enough, but the word being typed where it begins index terms
    * (checkp is checkpoint half typed, not check misspelt). */
   async function misspeltWords(engine, query) {
-    const completing = (await completionCandidates(engine, query)).length ? typingWord(engine, query) : null;
+    const completing = (await completionCandidates(engine, query)).flat().length ? typingWord(engine, query) : null;
     return unreadWords(engine, query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= engine.options.typoMinChars[1]
       && w !== completing).slice(0, engine.options.maxCorrectedWords);
   }
@@ -128,36 +128,58 @@
     return unreadWords(engine, query).some(w => w.text === last.text) ? last : null;
   }
 
-  /* The index terms the word being typed begins, the maxCandidates in the most entries, their shards fetched; [] when
-   * no word is being typed or the stage is off. The c/ file is fetched only for such a word: a query whose last word
-   * is whole costs nothing more. Asked by the typos stage too, so it is found once a query. */
+  /* The index terms the word being typed begins: [English, Chinese], each at most maxCandidates, their shards fetched;
+   * [[], []] when no word is being typed or the stage is off. The files are fetched only for such a word: a query whose
+   * last word is whole costs nothing more. Asked by the typos stage too, so they are found once a query. */
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
       const word = engine.stages.has("completions") && typingWord(engine, query);
-      if (!word) return [];
-      const key = word.text.slice(0, engine.options.minCompletionChars);
-      const listed = await engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`);
-      // longer than the word: a term that is the word itself is no completion of it (the index has clos, the stem of
-      // close, and a typed clos is read by its own stem, clo: unknown, yet listed)
-      const candidates = (has(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
-        && term.startsWith(word.text)).slice(0, engine.options.maxCandidates);
-      await engine.loadShards(candidates);
-      return candidates;
+      if (!word) return [[], []];
+      const pools = await Promise.all([englishCompletions(engine, word), pinyinCompletions(engine, word)]);
+      await engine.loadShards(pools.flat());
+      return pools;
     })();
     return query.completionCandidates;
   }
 
-  /* The word being typed, read as the index terms it begins (nvid: nvidia), as Meilisearch and Algolia read a query's
-   * last word as a prefix: of the candidates, those that agree with the rest of the query (as a correction does), else
-   * the first; at most maxCorrections. */
+  /* The English terms the word begins, the maxCandidates in the most entries (the c/ file's order). */
+  async function englishCompletions(engine, word) {
+    const key = word.text.slice(0, engine.options.minCompletionChars);
+    const listed = await engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`);
+    // longer than the word: a term that is the word itself is no completion of it (the index has clos, the stem of
+    // close, and a typed clos is read by its own stem, clo: unknown, yet listed)
+    return (has(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
+      && term.startsWith(word.text)).slice(0, engine.options.maxCandidates);
+  }
+
+  /* The Chinese terms whose pinyin the word begins, its last syllable half typed (xianc: 显存, 线程 …): from the p/
+   * shards of the syllables it may start with, the terms of the shortest readings first; at most maxCandidates. */
+  async function pinyinCompletions(engine, word) {
+    if (!engine.stages.has("pinyin") || !/^[a-z]+$/.test(word.text)) return [];
+    const firsts = pinyin.halfTypedFirsts(word.text, engine.syllables);
+    const numbers = [...new Set(firsts.map(first => shardOf(first, engine.manifest.pinyinShards)))];
+    const shards = await Promise.all(numbers.map(n => engine.file(`p/${n}.json`)));
+    // none is the word itself: a reading of it would have made it no word being typed
+    const keys = [...new Set(shards.flatMap(shard => Object.keys(shard).filter(key => key.startsWith(word.text))))]
+      .sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    const shardOfKey = key => shards.find(shard => has(shard, key));
+    return [...new Set(keys.flatMap(key => shardOfKey(key)[key]))].slice(0, engine.options.maxCandidates);
+  }
+
+  /* The word being typed, read as the index terms it begins (nvid: nvidia; xianc: 显存), as Meilisearch and Algolia
+   * read a query's last word as a prefix: of the English candidates and of the Chinese, those that agree with the rest
+   * of the query (as a correction does), else those in the most entries; at most maxCorrections of each. */
   async function readCompletions(engine, query) {
-    const candidates = await completionCandidates(engine, query);
-    if (!candidates.length) return [];
+    const pools = await completionCandidates(engine, query);
+    if (!pools.flat().length) return [];
     const word = typingWord(engine, query);
-    const agreeing = agreement(engine, query, word.unit, candidates);
-    return typos.chooseCorrections(candidates.map(term => [term, 0]), agreeing, engine.options.maxCorrections)
-      .map(([term]) => [term, { units: [word.unit], span: [word.start, word.start + word.text.length],
-        ...engine.reading("completion") }]);
+    const entries = term => docs(engine, term).length;
+    return pools.flatMap(candidates => {
+      const agreeing = agreement(engine, query, word.unit, candidates);
+      const frequent = [...candidates].sort((a, b) => entries(b) - entries(a));  // stable: the pool's order on ties
+      return typos.chooseCorrections(frequent.map(term => [term, 0]), agreeing, engine.options.maxCorrections);
+    }).map(([term]) => [term, { units: [word.unit], span: [word.start, word.start + word.text.length],
+      ...engine.reading("completion") }]);
   }
 
   function docs(engine, term) {

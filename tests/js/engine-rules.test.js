@@ -349,6 +349,18 @@ test("a word being typed is read as the Chinese terms whose pinyin it begins, th
   assert.deepEqual(await rank(two, "xianc"), ["doc0", "doc1"]);
   // the pinyin stage off: no pinyin read, half typed either
   assert.deepEqual(await rank(two, "xianc", { off: ["pinyin"] }), []);
+  // readings as long: alphabetical (xiancao, xianche, xiancun), whichever order the file lists them in
+  const same = index({ "限车": [0, 100, STEPS], "显存": [1, 900, TITLE], "线槽": [2, 100, STEPS] }, 3,
+    { pinyin: { xianche: ["限车"], xiancun: ["显存"], xiancao: ["线槽"] } });
+  assert.deepEqual((await rank(same, "xianc", { options: { maxCandidates: 2 } })).sort(), ["doc0", "doc2"]);
+  // with nothing else to agree with: the term in the most entries, however long its reading
+  const many = index({ "现场": [0, 100, STEPS, 2, 100, STEPS], "显存": [1, 900, TITLE] }, 3,
+    { pinyin: { xianchang: ["现场"], xiancun: ["显存"] } });
+  assert.deepEqual(await rank(many, "xianc", { options: { maxCorrections: 1 } }), ["doc0", "doc2"]);
+  // a synonym's term no entry has is no candidate: with one candidate, 显存, not the absent 限车 (first alphabetically)
+  const absent = index({ "显存": [1, 100, STEPS] }, 2, { pinyin: { xianche: ["限车"], xiancun: ["显存"] },
+    synonyms: [[["限车"], ["limit"]]] });
+  assert.deepEqual(await rank(absent, "xianc", { options: { maxCandidates: 1 } }), ["doc1"]);
 });
 
 test("a word being typed that begins terms is not corrected: checkp is checkpoint half typed, not check misspelt", async () => {

@@ -102,6 +102,9 @@ test("halfTypedFirsts: the first syllables of a word whose last syllable is half
   assert.deepEqual(halfTypedFirsts("bux", SYLLABLES), ["bu"]);  // x… of xi, xian
   assert.deepEqual(halfTypedFirsts("bq", SYLLABLES), []);  // b begins bu, but q begins nothing
   assert.deepEqual(halfTypedFirsts("ssh", SYLLABLES), []);
+  assert.deepEqual(halfTypedFirsts("buzuc", SYLLABLES), ["bu"]);  // bu + zu + c…: two whole syllables, then one begun
+  // read whole (xian, or xi + an), a word is also the start of a longer reading: the first syllables of both
+  assert.deepEqual(halfTypedFirsts("xian", SYLLABLES).sort(), ["xi", "xian"]);
   // syllables are found up to the longest one's length: xiang is xi + ang, and xian + g… (g begins nothing here)
   assert.deepEqual(halfTypedFirsts("xiangc", SYLLABLES).sort(), ["xi"]);
 });

@@ -101,8 +101,8 @@
         for (const first of from) reached.get(i + n).add(first);
       }
     }
-    for (const [i, from] of reached)
-      if (i > 0 && i < word.length && begins(word.slice(i))) for (const first of from) firsts.add(first);
+    // (position 0 has no first syllable yet; at the word's end the rest, empty, begins any: the word read whole)
+    for (const [i, from] of reached) if (begins(word.slice(i))) for (const first of from) firsts.add(first);
     return [...firsts];
   }
 

@@ -153,9 +153,10 @@
   }
 
   /* The Chinese terms whose pinyin the word begins, its last syllable half typed (xianc: 显存, 线程 …): from the p/
-   * shards of the syllables it may start with, the terms of the shortest readings first; at most maxCandidates. */
+   * shards of the syllables it may start with, the terms of the shortest readings first (then alphabetical); at most
+   * maxCandidates. A word with digits starts with no syllable: none. */
   async function pinyinCompletions(engine, word) {
-    if (!engine.stages.has("pinyin") || !/^[a-z]+$/.test(word.text)) return [];
+    if (!engine.stages.has("pinyin")) return [];
     const firsts = pinyin.halfTypedFirsts(word.text, engine.syllables);
     const numbers = [...new Set(firsts.map(first => shardOf(first, engine.manifest.pinyinShards)))];
     const shards = await Promise.all(numbers.map(n => engine.file(`p/${n}.json`)));
@@ -163,7 +164,9 @@
     const keys = [...new Set(shards.flatMap(shard => Object.keys(shard).filter(key => key.startsWith(word.text))))]
       .sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
     const shardOfKey = key => shards.find(shard => has(shard, key));
-    return [...new Set(keys.flatMap(key => shardOfKey(key)[key]))].slice(0, engine.options.maxCandidates);
+    // a synonym's term no entry has is read by pinyin too, but matches nothing: not a candidate
+    return [...new Set(keys.flatMap(key => shardOfKey(key)[key]))].filter(term => !engine.absentTerms.has(term))
+      .slice(0, engine.options.maxCandidates);
   }
 
   /* The word being typed, read as the index terms it begins (nvid: nvidia; xianc: 显存), as Meilisearch and Algolia

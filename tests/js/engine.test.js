@@ -133,6 +133,26 @@ test("the completions of the last word are fetched only when it is being typed: 
   assert.deepEqual(await fetched("4nvid"), [[], 0]);  // not from a letter
 });
 
+test("a misspelt word's corrections are fetched beside the completions of the word being typed, not after them", async () => {
+  // eight shards: versoin and nvid (typed) in 3 and 0, the correction version in 7, the completion nvidia in 6
+  const { shardOf } = load("analysis");
+  assert.deepEqual(["versoin", "nvid", "version", "nvidia"].map(t => shardOf(t, 8)), [3, 0, 7, 6]);
+  const files = index({ version: [0, 100, STEPS], nvidia: [1, 100, STEPS] }, 2,
+    { shards: 8, words: { 7: ["version"] }, completions: { nvi: ["nvidia"] } });
+  const log = [];
+  const fetchLogged = fetcher(files, log);
+  const engine = new Engine(async path => {
+    const content = await fetchLogged(path);
+    if (path.startsWith("c/")) {
+      await new Promise(resolve => setTimeout(resolve, 20));
+      log.push("c/ answered");
+    }
+    return content;
+  });
+  assert.deepEqual((await engine.search("versoin nvid")).ranked.map(r => r.id).sort(), ["doc0", "doc1"]);
+  assert.ok(log.indexOf("t/7.json?v=x") < log.indexOf("c/ answered"), log.join(" "));
+});
+
 test("only the shards of the query's characters and words are fetched", async () => {
   // four shards: alpha in 3, gamma in 2, delta in 1, 不 in 0
   const files = index({ alpha: [0, 100, STEPS], gamma: [1, 100, STEPS], delta: [2, 100, STEPS], "不": [3, 100, STEPS] }, 4, { shards: 4 });

@@ -70,12 +70,11 @@
     return unknownWords(engine, query).filter(w => !read.some(([a, b]) => a <= w.start && w.start + w.text.length <= b));
   }
 
-  /* The words to correct: unread ones of letters, long enough, but the word being typed where it begins index terms
-   * (checkp is checkpoint half typed, not check misspelt). */
-  async function misspeltWords(engine, query) {
-    const completing = (await completionCandidates(engine, query)).flat().length ? typingWord(engine, query) : null;
-    return unreadWords(engine, query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= engine.options.typoMinChars[1]
-      && w !== completing).slice(0, engine.options.maxCorrectedWords);
+  /* The words that may be misspelt: unread ones of letters, long enough, the first maxCorrectedWords (the word being
+   * typed, last, is among them only when the others are fewer). */
+  function misspeltWords(engine, query) {
+    return unreadWords(engine, query).filter(w => /^[a-z]+$/.test(w.text) && w.text.length >= engine.options.typoMinChars[1])
+      .slice(0, engine.options.maxCorrectedWords);
   }
 
   /* How many of the entries that match the query's words other than `unit` each of `terms` is in (their shards
@@ -100,14 +99,13 @@
       .map(w => wordLists(engine, w.text, typos.editLimit(w.text, engine.options.typoMinChars))));
   }
 
-  /* Misspelt words: the index terms within the edit limit that agree with the rest of the query (typos.js). */
+  /* Misspelt words: the index terms within the edit limit that agree with the rest of the query (typos.js); not the
+   * word being typed where it begins index terms (checkp is checkpoint half typed, not check misspelt), whose
+   * completions are fetched beside the corrections' shards, not before them. */
   async function readTypos(engine, query) {
-    const words = await Promise.all((await misspeltWords(engine, query)).map(async word => {
-      const limit = typos.editLimit(word.text, engine.options.typoMinChars);
-      const candidates = typos.withinEdits(stem(word.text), await wordLists(engine, word.text, limit), limit);
-      return [word, candidates.slice(0, engine.options.maxCandidates)];
-    }));
-    await engine.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
+    const [misspelt, completions] = await Promise.all([typoCandidates(engine, query), completionCandidates(engine, query)]);
+    const completing = completions.flat().length ? typingWord(engine, query) : null;
+    const words = misspelt.filter(([word]) => word !== completing);
     const found = [];
     for (const [word, candidates] of words) {
       const agreeing = agreement(engine, query, word.unit, candidates.map(([term]) => term));
@@ -116,6 +114,18 @@
           ...engine.reading(`typo${distance}`) }]);
     }
     return found;
+  }
+
+  /* Each word that may be misspelt with the index terms within its edit limit, the nearest maxCandidates, their shards
+   * fetched: [[word, [[term, distance]]]]. */
+  async function typoCandidates(engine, query) {
+    const words = await Promise.all(misspeltWords(engine, query).map(async word => {
+      const limit = typos.editLimit(word.text, engine.options.typoMinChars);
+      const candidates = typos.withinEdits(stem(word.text), await wordLists(engine, word.text, limit), limit);
+      return [word, candidates.slice(0, engine.options.maxCandidates)];
+    }));
+    await engine.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
+    return words;
   }
 
   /* The word being typed: the query's last, when nothing but spaces follows it (Material trims the query: node reads

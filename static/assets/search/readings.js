@@ -104,7 +104,7 @@
    * completions are fetched beside the corrections' shards, not before them. */
   async function readTypos(engine, query) {
     const [misspelt, completions] = await Promise.all([typoCandidates(engine, query), completionCandidates(engine, query)]);
-    const completing = completions.flat().length ? typingWord(engine, query) : null;
+    const completing = completions.pools.flat().length ? completions.word : null;
     const words = misspelt.filter(([word]) => word !== completing);
     const found = [];
     for (const [word, candidates] of words) {
@@ -138,16 +138,17 @@
     return unreadWords(engine, query).some(w => w.text === last.text) ? last : null;
   }
 
-  /* The index terms the word being typed begins: [English, Chinese], each at most maxCandidates, their shards fetched;
-   * [[], []] when no word is being typed or the stage is off. The files are fetched only for such a word: a query whose
-   * last word is whole costs nothing more. Asked by the typos stage too, so they are found once a query. */
+  /* The word being typed and the index terms it begins: {word, pools: [English, Chinese]}, each pool at most
+   * maxCandidates, their shards fetched; {word: null, pools: []} when no word is being typed or the stage is off. The
+   * files are fetched only for such a word: a query whose last word is whole costs nothing more. Asked by the typos
+   * stage too, so they are found once a query. */
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
-      const word = engine.stages.has("completions") && typingWord(engine, query);
-      if (!word) return [[], []];
+      const word = engine.stages.has("completions") ? typingWord(engine, query) : null;
+      if (!word) return { word, pools: [] };
       const pools = await Promise.all([englishCompletions(engine, word), pinyinCompletions(engine, word)]);
       await engine.loadShards(pools.flat());
-      return pools;
+      return { word, pools };
     })();
     return query.completionCandidates;
   }
@@ -170,12 +171,11 @@
     const firsts = pinyin.halfTypedFirsts(word.text, engine.syllables);
     const numbers = [...new Set(firsts.map(first => shardOf(first, engine.manifest.pinyinShards)))];
     const shards = await Promise.all(numbers.map(n => engine.file(`p/${n}.json`)));
-    // none is the word itself: a reading of it would have made it no word being typed
-    const keys = [...new Set(shards.flatMap(shard => Object.keys(shard).filter(key => key.startsWith(word.text))))]
-      .sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
-    const shardOfKey = key => shards.find(shard => has(shard, key));
+    // reading → its terms; none is the word itself: a reading of it would have made it no word being typed
+    const readings = new Map(shards.flatMap(shard => Object.entries(shard).filter(([key]) => key.startsWith(word.text))));
+    const keys = [...readings.keys()].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
     // a synonym's term no entry has is read by pinyin too, but matches nothing: not a candidate
-    return [...new Set(keys.flatMap(key => shardOfKey(key)[key]))].filter(term => !engine.absentTerms.has(term))
+    return [...new Set(keys.flatMap(key => readings.get(key)))].filter(term => !engine.absentTerms.has(term))
       .slice(0, engine.options.maxCandidates);
   }
 
@@ -183,9 +183,7 @@
    * read a query's last word as a prefix: of the English candidates and of the Chinese, those that agree with the rest
    * of the query (as a correction does), else those in the most entries; at most maxCorrections of each. */
   async function readCompletions(engine, query) {
-    const pools = await completionCandidates(engine, query);
-    if (!pools.flat().length) return [];
-    const word = typingWord(engine, query);
+    const { word, pools } = await completionCandidates(engine, query);
     const entries = term => docs(engine, term).length;
     return pools.flatMap(candidates => {
       const agreeing = agreement(engine, query, word.unit, candidates);

@@ -357,6 +357,25 @@ def test_a_lone_character_counts_half_and_nothing_when_common():
     assert rank(files, "显存了", options={"maxCharacterShare": 0.5})[:2] == ["doc1", "doc0"]
 
 
+def test_a_word_of_a_synonym_phrase_in_more_than_a_quarter_of_the_entries_stands_for_nothing():
+    # gamma's group has the phrase "alpha beta": beta is in doc0's title and two more of eight entries, alpha in doc1's
+    # steps only; gamma itself is in doc7's steps
+    terms = {"alpha": [1, 100, STEPS], "beta": [0, 900, TITLE | title_chars(0, 4), 2, 1, STEPS, 3, 1, STEPS],
+             "gamma": [7, 100, STEPS]}
+    files = index(terms, 8, synonyms=[[["gamma"], ["alpha", "beta"]]])
+    # beta, in three of eight, stands for nothing; alpha, in one, for its half of the phrase (0.5 × 0.5 × 0.2)
+    assert rank(files, "gamma") == ["doc7", "doc1"]
+    # counted, beta in doc0's title (0.5 × 0.5 × 1) outranks gamma typed in doc7's steps (0.2)
+    assert rank(files, "gamma", options={"maxPhraseWordShare": 0.5})[:2] == ["doc0", "doc7"]
+    # exactly a quarter still counts: beta in two of eight
+    del terms["beta"][-3:]
+    assert rank(index(terms, 8, synonyms=[[["gamma"], ["alpha", "beta"]]]), "gamma")[0] == "doc0"
+    # a phrase of one word is the group's meaning whole, however common (gamma's group: delta, in four of eight)
+    files = index({"delta": [0, 900, TITLE | title_chars(0, 5), 2, 1, STEPS, 3, 1, STEPS, 4, 1, STEPS],
+                   "gamma": [7, 100, STEPS]}, 8, synonyms=[[["gamma"], ["delta"]]])
+    assert rank(files, "gamma")[0] == "doc0"
+
+
 def test_a_lone_character_inside_longer_words_of_the_entry_counts_half_its_match():
     # 爆 of 显存爆: doc0 has it in its symptoms only inside a longer word (梯度爆炸: 0.8 × 0.5), doc1 as a word of
     # its own in its quick fix (显存爆了: 0.6); 显存 in both, doc0 scores higher

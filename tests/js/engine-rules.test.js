@@ -166,6 +166,21 @@ test("rarity has a floor of five percent", async () => {
   assert.deepEqual(result.explain.units.map(u => u.weight), [3.045]);  // log(1 + 40 / 2)
 });
 
+test("a word of a synonym phrase in more than a quarter of the entries stands for nothing", async () => {
+  // gamma's group has the phrase "alpha beta": beta in doc0's title and two more of eight, alpha in doc1's steps only
+  const terms = { alpha: [1, 100, STEPS], beta: [0, 900, TITLE | titleChars(0, 4), 2, 1, STEPS, 3, 1, STEPS], gamma: [7, 100, STEPS] };
+  const synonyms = [[["gamma"], ["alpha", "beta"]]];
+  assert.deepEqual(await rank(index(terms, 8, { synonyms }), "gamma"), ["doc7", "doc1"]);
+  assert.deepEqual((await rank(index(terms, 8, { synonyms }), "gamma", { options: { maxPhraseWordShare: 0.5 } })).slice(0, 2),
+    ["doc0", "doc7"]);
+  // exactly a quarter still counts: beta in two of eight
+  assert.equal(await first(index({ ...terms, beta: terms.beta.slice(0, -3) }, 8, { synonyms }), "gamma"), "doc0");
+  // a phrase of one word is the group's meaning whole, however common
+  const whole = index({ delta: [0, 900, TITLE | titleChars(0, 5), 2, 1, STEPS, 3, 1, STEPS, 4, 1, STEPS], gamma: [7, 100, STEPS] }, 8,
+    { synonyms: [[["gamma"], ["delta"]]] });
+  assert.equal(await first(whole, "gamma"), "doc0");
+});
+
 test("a lone character counts half, and nothing when in more than a quarter of the entries", async () => {
   const terms = { "显存": [0, 900, STEPS, 1, 100, STEPS], "显": [0, 1, STEPS, 1, 1, STEPS], "存": [0, 1, STEPS, 1, 1, STEPS],
     "爆": [1, 100, STEPS, 2, 1, STEPS], "了": [1, 1, STEPS, 2, 1, STEPS, 3, 1, STEPS] };

@@ -216,6 +216,9 @@
       for (const [term, info] of query.terms) {
         const list = this.postings(term);
         if (!list) continue;
+        // a word of a synonym phrase of several that is in many entries (train of resume training, for 断点续训) is in
+        // them for other reasons, as a common lone character is: it stands for nothing
+        if (info.phraseWord && list.length / 3 > this.options.maxPhraseWordShare * this.manifest.docs) continue;
         // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
         // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in
         // 稳定性, whose words are 稳定 and 性); it counts insideWordMatch of a match

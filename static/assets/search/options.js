@@ -32,6 +32,8 @@
     rarityFloor: 0.05,            // a word in fewer entries than this share counts as rare as one in this share
     characterWeight: 0.5,         // a lone Chinese character no word of the query covers counts half a word
     maxCharacterShare: 0.25,      // ... and nothing when it is in more of the entries (了, 不)
+    maxPhraseWordShare: 0.25,     // a word of a synonym phrase of several stands for nothing when in more of the entries
+                                  // (train of resume training: it is there for other reasons)
     insideWordMatch: 0.5,         // a Chinese term in an entry only inside its words (a lone character: 爆 in 梯度爆炸;
                                   // a word overlapping them: 定性 in 稳定性) counts this share of a match there
     typoMinChars: Object.freeze([0, 5, 9]),   // the shortest word corrected at that edit distance

@@ -57,8 +57,9 @@
   }
 
   /* What the engine made of a query: the text analysed, its Chinese runs and kept words ({text, start}), and
-   * its terms: Map term → {units, span, reading, weight, penalty, surface}. `units`: the pieces of the query the
-   * term stands for (the words rule counts them; a synonym of a phrase stands for each of its words); `span`:
+   * its terms: Map term → {units, span, reading, weight, penalty, surface, phraseWord}. `units`: the pieces of the query
+   * the term stands for (the words rule counts them; a synonym of a phrase stands for each of its words); `phraseWord`:
+   * the term is one word of a synonym phrase of several (engine.js collect drops it when common); `span`:
    * where they are in the text; `reading`: how the term was read (options.readings: its weight and penalty);
    * `surface`: what to highlight on the entry's page. */
   class Query {
@@ -82,11 +83,11 @@
 
     /* Adds `term`, unless the query has it already, read at least as well (higher weight, then lower penalty).
      * `within`: the span of the unit the term is a part of (the whole word 显存不足 for its part 显存). */
-    add(term, { units, span, within = span, reading, surface = null, weight, penalty }) {
+    add(term, { units, span, within = span, reading, surface = null, weight, penalty, phraseWord = false }) {
       for (const unit of units) if (!this.spans.has(unit)) this.spans.set(unit, within);
       const known = this.terms.get(term);
       if (!known || known.weight < weight || (known.weight === weight && known.penalty > penalty))
-        this.terms.set(term, { units, span, reading, weight, penalty, surface });
+        this.terms.set(term, { units, span, reading, weight, penalty, surface, phraseWord });
     }
 
     /* The units: the pieces of the query its terms stand for. */

@@ -256,7 +256,8 @@
           // `gradient checkpointing`
           const slice = (span[1] - span[0]) / phrase.length;
           if (!query.terms.has(term) && !engine.absentTerms.has(term))
-            found.push([term, { units, span: [span[0] + i * slice, span[0] + (i + 1) * slice], within: span, ...reading }]);
+            found.push([term, { units, span: [span[0] + i * slice, span[0] + (i + 1) * slice], within: span, ...reading,
+              phraseWord: phrase.length > 1 }]);
         });
     }
     return found;

@@ -83,7 +83,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4), ("keywords", "", 0.8)]
-    assert index.manifest["formatVersion"] == 12 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 13 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -245,14 +245,14 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
     assert split_characters({"顯示卡": 30_000}) == {"顯"}  # a traditional form's first character too
     # split characters are keyed by two in the shards, and the manifest lists them for the engine
     postings = {"不足": array("i", range(4000)), "不同": array("i", range(600)), "显存": array("i", range(600))}
-    shards, split = _term_shards(postings, [], [], {})
+    shards, split = _term_shards(postings, {}, [], [], {})
     assert split == {"不"} and len(shards) == 4
     for k, shard in enumerate(shards):
         assert all(shard_of(term, 4, split) == k for term in shard["terms"])
     assert shard_of("不足", 4, split) != shard_of("不同", 4, split) and shard_of("不足", 4) == shard_of("不同", 4)
     # a traditional form starting with a split character too (不會 of 不会: 不 is written the same)
     # and a compound (不会不足, keyed 不会: shard 2, where its first character alone would give 0)
-    shards, split = _term_shards({"不会": array("i", range(4001))}, ["不会"], ["不会不足"], {})
+    shards, split = _term_shards({"不会": array("i", range(4001))}, {}, ["不会"], ["不会不足"], {})
     assert split == {"不"} and shard_of("不會", 4, split) == 1 != shard_of("不會", 4)
     assert shards[1]["variants"] == {"不會": ["不会"], "不會不足": ["不会不足"]}
     assert shards[2]["compounds"] == ["不会不足"] and shard_of("不会不足", 4) == 0
@@ -264,30 +264,32 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
 def test_the_shard_count_is_the_smallest_power_of_two_of_about_12_kb_a_shard():
     assert [_shard_count(size) for size in (0, 12_000, 12_001, 24_000, 24_001, 100_000)] == [1, 1, 2, 2, 4, 16]
     # a term's postings are counted as 6 bytes a value and 3 a character of the term (a Chinese one in UTF-8)
-    assert len(_term_shards({"cuda": array("i", range(1998))}, [], [], {})[0]) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
-    assert len(_term_shards({"cuda": array("i", range(1999))}, [], [], {})[0]) == 2  # 12,006 bytes
-    assert len(_term_shards({"显存不足": array("i", range(1998))}, [], [], {})[0]) == 1
+    assert len(_term_shards({"cuda": array("i", range(1998))}, {}, [], [], {})[0]) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
+    assert len(_term_shards({"cuda": array("i", range(1999))}, {}, [], [], {})[0]) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存不足": array("i", range(1998))}, {}, [], [], {})[0]) == 1
     # and a traditional or regional form as 6 bytes a character: 显存's forms 顯存 and 視訊記憶體 (2 + 5 characters)
-    assert len(_term_shards({"显存": array("i", range(1992))}, ["显存"], [], {})[0]) == 1  # 6 + 11,952 + 42 = 12,000 bytes
-    assert len(_term_shards({"显存": array("i", range(1993))}, ["显存"], [], {})[0]) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存": array("i", range(1992))}, {}, ["显存"], [], {})[0]) == 1  # 6 + 11,952 + 42 = 12,000 bytes
+    assert len(_term_shards({"显存": array("i", range(1993))}, {}, ["显存"], [], {})[0]) == 2  # 12,006 bytes
     # and a message as 3 bytes a character of its key and 6 its entry's number: 12 + 11,964 + 6 × 3 + 6 = 12,000
-    assert len(_term_shards({"cuda": array("i", range(1994))}, [], [], {"cuda": [0, "cudaoo"]})[0]) == 1
-    assert len(_term_shards({"cuda": array("i", range(1994))}, [], [], {"cuda": [0, "cudaoom"]})[0]) == 2  # 12,003 bytes
+    assert len(_term_shards({"cuda": array("i", range(1994))}, {}, [], [], {"cuda": [0, "cudaoo"]})[0]) == 1
+    assert len(_term_shards({"cuda": array("i", range(1994))}, {}, [], [], {"cuda": [0, "cudaoom"]})[0]) == 2  # 12,003 bytes
 
 
 def test_terms_and_their_forms_go_to_the_shard_of_their_key_in_sorted_order():
     postings = {term: array("i", [0, 100, 1] * 250) for term in ("显存", "显", "卡住", "cuda", "nccl", "顯")}
     messages = {"nccl": [1, "nccltimeout"], "cuda": [0, "cudaoom", 2, "cudaerror"]}
-    shards, split = _term_shards(postings, ["显存", "显", "卡住"], [], messages)
+    capped = {"显": 900, "cuda": 401}  # how many entries have a term whose postings are capped
+    shards, split = _term_shards(postings, capped, ["显存", "显", "卡住"], [], messages)
     assert split == frozenset()  # no character's words fill 24 KB
     assert len(shards) == 4  # 6 terms × 750 values × 6 bytes = 27 KB
     for k, shard in enumerate(shards):
         assert list(shard["terms"]) == sorted(shard["terms"]) and list(shard["variants"]) == sorted(shard["variants"])
         assert list(shard["messages"]) == sorted(shard["messages"])
-        assert all(shard_of(term, 4) == k for term in [*shard["terms"], *shard["variants"], *shard["messages"]])
+        assert all(shard_of(term, 4) == k for term in [*shard["terms"], *shard["entries"], *shard["variants"], *shard["messages"]])
     terms = {term: flat for shard in shards for term, flat in shard["terms"].items()}
     variants = {form: simplified for shard in shards for form, simplified in shard["variants"].items()}
     assert terms == postings
+    assert {term: count for shard in shards for term, count in shard["entries"].items()} == capped
     assert {term: listed for shard in shards for term, listed in shard["messages"].items()} == messages
     # 顯 is a term itself and still a form of 显 (a query reads it both ways); 卡住 is written the same in every form
     assert variants == {"顯": ["显"], "顯存": ["显存"], "視訊記憶體": ["显存"]}
@@ -295,7 +297,7 @@ def test_terms_and_their_forms_go_to_the_shard_of_their_key_in_sorted_order():
 
 def test_a_compound_and_its_forms_go_to_the_shard_of_their_key():
     postings = {term: array("i", [0, 100, 1] * 250) for term in ("驱动", "程序", "cuda", "nccl", "显存", "卡住")}
-    shards, _ = _term_shards(postings, ["驱动", "程序", "显存", "卡住"], ["驱动程序"], {})
+    shards, _ = _term_shards(postings, {}, ["驱动", "程序", "显存", "卡住"], ["驱动程序"], {})
     assert len(shards) == 4  # 6 terms × 750 values × 6 bytes = 27 KB
     [(k, shard)] = [(k, shard) for k, shard in enumerate(shards) if shard["compounds"]]
     assert shard["compounds"] == ["驱动程序"] and k == shard_of("驱动程序", 4)
@@ -380,7 +382,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 12, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
+        "formatVersion": 13, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],

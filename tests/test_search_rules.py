@@ -27,11 +27,13 @@ def title_chars(han: int, latin: int) -> int:
 
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
-          anchored=None, titles=None, variants=None, compounds=(), linked_from=None, lengths=None, completions=None) -> dict:
+          anchored=None, titles=None, variants=None, compounds=(), linked_from=None, lengths=None, completions=None,
+          entries=None) -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
-    entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard."""
+    entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard; `entries`: term → how many
+    entries have it, for a term whose postings the index capped."""
     manifest = {
-        "formatVersion": 12, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
+        "formatVersion": 13, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -40,7 +42,8 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
         "linkedFrom": linked_from or [0] * docs, "lengths": lengths or [100] * docs,
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
-    files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "variants": variants or {}, "compounds": list(compounds),
+    files = {"manifest.json": manifest, "t/0.json": {"terms": terms, "entries": entries or {}, "variants": variants or {},
+                                                     "compounds": list(compounds),
                                                      "messages": anchored or {}},
              "p/0.json": pinyin or {}, "c/0.json": completions or {}}
     files |= {f"w/{n}.json": w for n, w in (words or {}).items()}
@@ -376,6 +379,28 @@ def test_a_word_of_a_synonym_phrase_in_more_than_a_quarter_of_the_entries_stands
     assert rank(files, "gamma")[0] == "doc0"
 
 
+def test_a_capped_term_counts_as_in_as_many_entries_as_the_index_says():
+    # the index lists at most 400 entries a term (MAX_POSTINGS) and says how many have it: alpha is listed in doc0 only
+    # but is in 30 of 40 entries; beta, in doc1, in one
+    terms = {"alpha": [0, 900, STEPS], "beta": [1, 100, STEPS], "gamma": [n for d in range(2, 40) for n in (d, 1, STEPS)]}
+    assert rank(index(terms, 40, entries={"alpha": 30}), "alpha beta")[0] == "doc1"
+    # as listed, alpha would be as rare as beta, and doc0 win on its score
+    assert rank(index(terms, 40), "alpha beta")[0] == "doc0"
+
+
+def test_a_capped_character_or_phrase_word_in_more_than_a_quarter_of_the_entries_counts_nothing():
+    # 了 listed in doc0 only, but in 11 of 40 entries: more than a quarter
+    terms = {"显存": [0, 100, STEPS, 1, 900, STEPS], "了": [0, 100, STEPS], "gamma": [2, 1, STEPS]}
+    found = search(index(terms, 40, entries={"了": 11}), "显存了")
+    assert "了" not in found[0]["explain"]["queryUnits"] and found[0]["id"] == "doc1"
+    assert first(index(terms, 40), "显存了") == "doc0"
+    # beta of the phrase "alpha beta" listed in doc0's title only, but in 11 of 40 entries
+    terms = {"alpha": [1, 100, STEPS], "beta": [0, 900, TITLE | title_chars(0, 4)], "gamma": [7, 100, STEPS]}
+    synonyms = [[["gamma"], ["alpha", "beta"]]]
+    assert rank(index(terms, 40, synonyms=synonyms, entries={"beta": 11}), "gamma") == ["doc7", "doc1"]
+    assert first(index(terms, 40, synonyms=synonyms), "gamma") == "doc0"
+
+
 def test_a_lone_character_inside_longer_words_of_the_entry_counts_half_its_match():
     # 爆 of 显存爆: doc0 has it in its symptoms only inside a longer word (梯度爆炸: 0.8 × 0.5), doc1 as a word of
     # its own in its quick fix (显存爆了: 0.6); 显存 in both, doc0 scores higher
@@ -664,7 +689,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 12: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 13: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

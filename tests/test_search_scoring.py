@@ -31,7 +31,7 @@ def test_bm25f_scores_by_rarity_saturation_and_length():
         entry({"oom": (5, 0, 0b1)}, long_length=10, title_chars=(4, 9)),  # in the title
         entry({"oom": (0, 1, 0b10000), "nccl": (0, 2, 0b10000)}, long_length=30, title_chars=(2, 3)),  # in the steps
         entry({"cuda": (3, 0, 0b100)}, long_length=20),  # in the quick fix
-    ])
+    ]).postings
     # 3 entries, average long length 20. idf = ln(1 + (3 - df + 0.5) / (df + 0.5)): oom (df 2) ln 1.6 = 0.4700,
     # nccl and cuda (df 1) ln(8/3) = 0.9808. Length norm 1 - 0.75 + 0.75 × length / 20: 0.625, 1.375, 1.
     # tf = short + long / norm; score = 100 × idf × tf × 2.2 / (tf + 1.2)
@@ -48,15 +48,15 @@ def test_bm25f_scores_by_rarity_saturation_and_length():
 def test_without_long_words_the_length_norm_is_one():
     # a long field of parts only (a Chinese character alone) has a count but no length: norm 1, not a division by 0
     # idf ln(1 + 0.5 / 1.5) = 0.2877; tf 1: 100 × 0.2877 × 2.2 / 2.2 = 28.77
-    assert postings(score_postings([entry({"的": (0, 1, 0b10000)}, long_length=0)])["的"]) == [(0, 29, 0b10000)]
-    assert score_postings([]) == {}
+    assert postings(score_postings([entry({"的": (0, 1, 0b10000)}, long_length=0)]).postings["的"]) == [(0, 29, 0b10000)]
+    assert score_postings([]) == ({}, {})
 
 
 def test_a_score_is_at_least_one():
     # in all 100 entries: idf ln(1 + 0.5 / 100.5) = 0.004963; tf 1: 0.50 rounds to 0, stored as 1
     # entry 50 says it 4 times as often: tf 4: 100 × 0.004963 × 8.8 / 5.2 = 0.84, 1 too
     entries = [entry({"the": (4 if n == 50 else 1, 0, 0b10)}, long_length=0) for n in range(100)]
-    assert postings(score_postings(entries)["the"]) == [(n, 1, 0b10) for n in range(100)]
+    assert postings(score_postings(entries).postings["the"]) == [(n, 1, 0b10) for n in range(100)]
 
 
 def test_a_term_in_more_than_400_entries_keeps_its_400_best_in_entry_order():
@@ -65,19 +65,22 @@ def test_a_term_in_more_than_400_entries_keeps_its_400_best_in_entry_order():
     entries = [entry({"common": (0, 1, 0b10000)}, long_length=50 if n == 0 else 10)
                for n in range(401)] + [entry({"other": (0, 1, 0b10000)}, long_length=10) for _ in range(599)]
     scores = score_postings(entries)
-    kept = postings(scores["common"])
+    kept = postings(scores.postings["common"])
     assert [number for number, _, _ in kept] == list(range(1, 401))
     # idf ln(1 + 599.5 / 401.5) = 0.9146; norm 1 - 0.75 + 0.75 × 10 / 10.16 = 0.9882, tf 1.0119:
     # 100 × 0.9146 × 2.2262 / 2.2119 = 92.05
     assert {score for _, score, _ in kept} == {92}
+    # the count the list no longer tells, for the engine; none for a term that is not capped
+    assert scores.capped == {"common": 401, "other": 599}
     # 400 entries: all kept
-    assert len(postings(score_postings(entries[:400] + entries[401:])["common"])) == 400
+    assert len(postings(score_postings(entries[:400] + entries[401:]).postings["common"])) == 400
+    assert "common" not in score_postings(entries[:400] + entries[401:]).capped
 
 
 def test_among_equal_scores_the_earlier_entries_stay():
     entries = [entry({"common": (0, 1, 0b10000)}, long_length=10) for _ in range(402)]
     entries += [entry({"other": (0, 1, 0b10000)}, long_length=10) for _ in range(600)]
-    assert [number for number, _, _ in postings(score_postings(entries)["common"])] == list(range(400))
+    assert [number for number, _, _ in postings(score_postings(entries).postings["common"])] == list(range(400))
 
 
 def test_an_entry_whose_counts_do_not_match_its_terms_is_refused():

@@ -9,7 +9,8 @@ once with BM25F; this module puts them into small files the engine fetches on de
                                whose words are keyed by two, score scale, fields, longest Chinese term,
                                synonyms (and their terms no entry has), stop words, pinyin syllables
     search/worker.js           the engine's modules, the manifest and Material's worker protocol in one file
-    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k, the
+    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k (and how many
+                               entries have those whose postings are capped), the
                                traditional / Taiwan / Hong Kong forms of the Chinese terms there, and
                                the error messages whose rarest word is one of those terms
     search/p/<k>.json          pinyin → Chinese terms, by first syllable (loaded only for pinyin queries)
@@ -49,7 +50,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 12
+FORMAT_VERSION = 13
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -90,7 +91,8 @@ class SearchIndex:
     manifest: dict
     """manifest.json."""
     shards: list[dict]
-    """t/<k>.json for k in range(len(shards)): {"terms": term → postings, "variants": traditional or
+    """t/<k>.json for k in range(len(shards)): {"terms": term → postings, "entries": term → how many entries have it,
+    for the terms whose postings are capped at MAX_POSTINGS, "variants": traditional or
     regional form → the simplified terms it stands for, "compounds": the dictionary's words that the entries say
     only in parts (`dictionary_compounds`), "messages": term → [entry, message key, ...] of the error messages whose
     rarest word the term is}, by the shard key of the term, form or word."""
@@ -139,7 +141,7 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     # each entry's length, a percentage of the average entry's: the words rule counts a match only in the body of a
     # short entry more, of a long one less (docs/SEARCH.md, Ranking 2)
     lengths = [round(100 * share) for share in length_shares(entries)]
-    postings = score_postings(entries)
+    postings, capped = score_postings(entries)
     messages = _message_anchors(entries, postings)
     synonyms = [[analyzer.phrase(phrase) for phrase in group] for group in base.vocabulary.synonyms]
     reviewed = {t for group in synonyms for phrase in group for t in phrase}
@@ -151,7 +153,7 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
     completions = _completion_shards(postings)
-    shards, split = _term_shards(postings, chinese, dictionary_compounds(set(chinese)), messages)
+    shards, split = _term_shards(postings, capped, chinese, dictionary_compounds(set(chinese)), messages)
     absent = sorted(synonym_terms - postings.keys())
     # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
     linked = [len(base.linked_from.get(record.id, ())) for record in base.records]
@@ -162,9 +164,9 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     return index
 
 
-def _term_shards(postings: dict[str, array], chinese: list[str], compounds: list[str], messages: dict[str, list]
-                 ) -> tuple[list[dict], frozenset[str]]:
-    """t/<k>.json: the postings, the dictionary's words the entries say only in parts (`compounds`), the traditional
+def _term_shards(postings: dict[str, array], capped: dict[str, int], chinese: list[str], compounds: list[str],
+                 messages: dict[str, list]) -> tuple[list[dict], frozenset[str]]:
+    """t/<k>.json: the postings (and how many entries have a term whose postings are capped), the dictionary's words the entries say only in parts (`compounds`), the traditional
     and regional forms of the Chinese terms and of those words, and the error messages by their anchor term, by shard
     key; and the characters whose words are keyed by two (`split_characters`). A form that is a term itself is listed
     too (核心, Taiwan's 内核): the query reads it both ways."""
@@ -174,9 +176,11 @@ def _term_shards(postings: dict[str, array], chinese: list[str], compounds: list
         sizes[word] = sizes.get(word, 0) + len(word) * 6
     count = _shard_count(sum(sizes.values()) + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
     split = split_characters(sizes)
-    shards: list[dict] = [{"terms": {}, "variants": {}, "compounds": [], "messages": {}} for _ in range(count)]
+    shards: list[dict] = [{"terms": {}, "entries": {}, "variants": {}, "compounds": [], "messages": {}} for _ in range(count)]
     for term in sorted(postings):
         shards[shard_of(term, count, split)]["terms"][term] = postings[term]
+    for term in sorted(capped):
+        shards[shard_of(term, count, split)]["entries"][term] = capped[term]
     for word in compounds:
         shards[shard_of(word, count, split)]["compounds"].append(word)
     for form in sorted(variants):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter, defaultdict
+from typing import NamedTuple
 
 from .search_analysis import BIT, TITLE_CHARS_SHIFT, EntryAnalysis
 
@@ -33,12 +34,21 @@ def length_shares(entries: list[EntryAnalysis]) -> list[float]:
     return [entry.long_length / average if average else 1.0 for entry in entries]
 
 
-def score_postings(entries: list[EntryAnalysis]) -> dict[str, array]:
+class Scored(NamedTuple):
+    postings: dict[str, array]
     """term → flat postings [entry number, score, flags, …] in entry order, capped at MAX_POSTINGS.
     Flat 32-bit arrays: a tuple or a Python int per value took half a build's peak memory at 5,000 entries."""
+    capped: dict[str, int]
+    """term → how many entries have it, for the terms whose postings are capped: the engine's "in more than a quarter
+    of the entries" and a word's rarity need the count, which the capped list no longer tells."""
+
+
+def score_postings(entries: list[EntryAnalysis]) -> Scored:
+    """Every term's postings, scored."""
     n = len(entries)
     df = Counter(term for entry in entries for term in entry.terms)
     idf = {term: math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}
+    capped = {term: count for term, count in df.items() if count > MAX_POSTINGS}
     del df
     postings: dict[str, array] = defaultdict(lambda: array("i"))
     shares = length_shares(entries)
@@ -54,4 +64,4 @@ def score_postings(entries: list[EntryAnalysis]) -> dict[str, array]:
         if len(flat) > 3 * MAX_POSTINGS:
             hits = sorted(zip(flat[::3], flat[1::3], flat[2::3], strict=True), key=lambda hit: (-hit[1], hit[0]))
             postings[term] = array("i", [value for hit in sorted(hits[:MAX_POSTINGS]) for value in hit])
-    return postings
+    return Scored(postings, capped)

@@ -197,5 +197,5 @@ test("the console error for an index of another format is written once, however 
   } finally {
     console.error = original;
   }
-  assert.deepEqual(errors, ["search: the index is format 7, this engine reads 12: reload the page"]);
+  assert.deepEqual(errors, ["search: the index is format 7, this engine reads 13: reload the page"]);
 });

@@ -181,6 +181,25 @@ test("a word of a synonym phrase in more than a quarter of the entries stands fo
   assert.equal(await first(whole, "gamma"), "doc0");
 });
 
+test("a capped term counts as in as many entries as the index says", async () => {
+  // alpha listed in doc0 only, but in 30 of 40 entries; beta in doc1 only
+  const terms = { alpha: [0, 900, STEPS], beta: [1, 100, STEPS], gamma: Array.from({ length: 38 }, (_, d) => [d + 2, 1, STEPS]).flat() };
+  assert.equal(await first(index(terms, 40, { entries: { alpha: 30 } }), "alpha beta"), "doc1");
+  assert.equal(await first(index(terms, 40), "alpha beta"), "doc0");
+});
+
+test("a capped character or phrase word in more than a quarter of the entries counts nothing", async () => {
+  const characters = { "显存": [0, 100, STEPS, 1, 900, STEPS], "了": [0, 100, STEPS], gamma: [2, 1, STEPS] };
+  const found = await search(index(characters, 40, { entries: { "了": 11 } }), "显存了");
+  assert.equal(found[0].explain.queryUnits.includes("了"), false);
+  assert.equal(found[0].id, "doc1");
+  assert.equal(await first(index(characters, 40), "显存了"), "doc0");
+  const terms = { alpha: [1, 100, STEPS], beta: [0, 900, TITLE | titleChars(0, 4)], gamma: [7, 100, STEPS] };
+  const synonyms = [[["gamma"], ["alpha", "beta"]]];
+  assert.deepEqual(await rank(index(terms, 40, { synonyms, entries: { beta: 11 } }), "gamma"), ["doc7", "doc1"]);
+  assert.equal(await first(index(terms, 40, { synonyms }), "gamma"), "doc0");
+});
+
 test("a lone character counts half, and nothing when in more than a quarter of the entries", async () => {
   const terms = { "显存": [0, 900, STEPS, 1, 100, STEPS], "显": [0, 1, STEPS, 1, 1, STEPS], "存": [0, 1, STEPS, 1, 1, STEPS],
     "爆": [1, 100, STEPS, 2, 1, STEPS], "了": [1, 1, STEPS, 2, 1, STEPS, 3, 1, STEPS] };

@@ -17,12 +17,12 @@ const FIELDS = [["title", "", "", 1], ["tags", "", "", 0.8], ["quick_fix", "", "
 const titleChars = (han, latin) => han << 13 | latin << 21;
 
 /* A hand-made index: one term shard, entries doc0, doc1, …: {path: content}. */
-function makeIndex(terms, docs, { synonyms = [], words = {}, completions = {}, pinyin = {}, messages = {}, anchored = {}, titles = {}, variants = {},
+function makeIndex(terms, docs, { synonyms = [], entries = {}, words = {}, completions = {}, pinyin = {}, messages = {}, anchored = {}, titles = {}, variants = {},
   stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
   shards = 1, splitCharacters = "", maxTermChars = 12, scoreScale = 100, lang = "en", locations = {}, linkedFrom = Array(docs).fill(0),
   lengths = Array(docs).fill(100) } = {}) {
   const manifest = {
-    formatVersion: 12, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
+    formatVersion: 13, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
     titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b), completionShards: 1, linkedFrom, lengths,
@@ -31,8 +31,10 @@ function makeIndex(terms, docs, { synonyms = [], words = {}, completions = {}, p
   const files = { "manifest.json": manifest, "p/0.json": pinyin, "c/0.json": completions };
   // each term and form in the shard of its key (pitfalls/pages/search_index.py)
   const { shardOf } = load("analysis");
-  for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, variants: {}, compounds: [], messages: {} };
+  for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, entries: {}, variants: {}, compounds: [], messages: {} };
   for (const [term, list] of Object.entries(terms)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].terms[term] = list;
+  // `entries`: term → how many entries have it, for a term whose postings the index capped
+  for (const [term, count] of Object.entries(entries)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].entries[term] = count;
   for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards, splitCharacters)}.json`].variants[form] = list;
   // `messages`: each entry's message keys in its d/ file; `anchored`: term → [entry, key, ...], in the term's shard
   for (const [term, list] of Object.entries(anchored)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].messages[term] = list;

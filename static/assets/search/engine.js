@@ -26,9 +26,9 @@
   const { Query, excerpt, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 12;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 13;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
-  const NO_SHARD = Object.freeze({ terms: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
+  const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
     /* fetchJson(path) → Promise of the parsed file at `path` inside the index folder;
@@ -104,6 +104,12 @@
     postings(term) {
       const { terms } = this.shard(term);
       return has(terms, term) ? terms[term] : null;
+    }
+
+    /* How many entries have `term` (its postings `list`): the index lists at most 400 and says how many more. */
+    entriesWith(term, list) {
+      const { entries } = this.shard(term);
+      return has(entries, term) ? entries[term] : list.length / 3;
     }
 
     reading(name, factor = 1, extraPenalty = 0) {
@@ -212,13 +218,20 @@
     /* Every entry a term of the query occurs in: Map doc → hit (see ranking.js). */
     collect(query) {
       const hits = new Map();
+      const atLeast = new Map();  // unit → how many entries match it at least, from the counts of capped postings
       const [hanShift, latinShift] = this.manifest.titleCharsShift;
       for (const [term, info] of query.terms) {
         const list = this.postings(term);
         if (!list) continue;
         // a word of a synonym phrase of several that is in many entries (train of resume training, for 断点续训) is in
         // them for other reasons, as a common lone character is: it stands for nothing
-        if (info.phraseWord && list.length / 3 > this.options.maxPhraseWordShare * this.manifest.docs) continue;
+        const entries = this.entriesWith(term, list);
+        if (info.phraseWord && entries > this.options.maxPhraseWordShare * this.manifest.docs) continue;
+        // the postings of a common term are capped: what the unit's rarity counts is at least the term's entries, each
+        // for the share of the unit the term spans
+        if (entries > list.length / 3)
+          for (const unit of info.units)
+            atLeast.set(unit, Math.max(atLeast.get(unit) || 0, entries * coverage(query.spans.get(unit), [{ span: info.span, match: 1 }], true)));
         // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
         // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in
         // 稳定性, whose words are 稳定 and 性); it counts insideWordMatch of a match
@@ -254,7 +267,7 @@
           }
         }
       }
-      this.weigh(query, hits);
+      this.weigh(query, hits, atLeast);
       return hits;
     }
 
@@ -274,7 +287,7 @@
      * rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for a lone Chinese character
      * (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more than
      * maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
-    weigh(query, hits) {
+    weigh(query, hits, atLeast) {
       // unit → the entries that match it, each counted for the share of it that it matches (an entry with nvidia
       // alone counts half for nvidia-smi): a word of the query is as rare as its whole is
       const matching = new Map();
@@ -283,7 +296,7 @@
           matching.set(unit, (matching.get(unit) || 0) + coverage(query.spans.get(unit), found.parts, true));
       query.weights = new Map();
       for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
-        const n = matching.get(unit);
+        const n = Math.max(matching.get(unit) || 0, atLeast.get(unit) || 0);
         if (!n) continue;
         const character = query.characters.has(unit);
         if (character && n > this.options.maxCharacterShare * this.manifest.docs) continue;

@@ -388,6 +388,18 @@ def test_a_capped_term_counts_as_in_as_many_entries_as_the_index_says():
     assert rank(index(terms, 40), "alpha beta")[0] == "doc0"
 
 
+def test_a_unit_counts_as_in_the_most_entries_of_its_terms_each_for_its_share_of_it():
+    def weight(files, query, unit):
+        return next(u["weight"] for u in search(files, query)[0]["explain"]["units"] if u["unit"] == unit)
+    # alpha in 30 of 40 entries, its synonym delta (a phrase of one word: the unit whole) in 12: 30 counts
+    terms = {"alpha": [0, 900, STEPS], "delta": [1, 100, STEPS]}
+    files = index(terms, 40, synonyms=[[["alpha"], ["delta"]]], entries={"alpha": 30, "delta": 12})
+    assert weight(files, "alpha", "alpha") == pytest.approx(math.log(1 + 40 / 30), abs=1e-3)
+    # 显存 in 30 entries is half of 显存不足: the unit counts as in 15 at least
+    files = index({"显存": [0, 900, STEPS], "不足": [0, 900, STEPS], "显存不足": [1, 100, STEPS]}, 40, entries={"显存": 30})
+    assert weight(files, "显存不足", "显存不足") == pytest.approx(math.log(1 + 40 / 15), abs=1e-3)
+
+
 def test_a_capped_character_or_phrase_word_in_more_than_a_quarter_of_the_entries_counts_nothing():
     # 了 listed in doc0 only, but in 11 of 40 entries: more than a quarter
     terms = {"显存": [0, 100, STEPS, 1, 900, STEPS], "了": [0, 100, STEPS], "gamma": [2, 1, STEPS]}

@@ -188,6 +188,17 @@ test("a capped term counts as in as many entries as the index says", async () =>
   assert.equal(await first(index(terms, 40), "alpha beta"), "doc0");
 });
 
+test("a unit counts as in the most entries of its terms, each for its share of it", async () => {
+  const weight = async (files, query, unit) => (await search(files, query))[0].explain.units.find(u => u.unit === unit).weight;
+  // alpha in 30 of 40 entries, its synonym delta (a phrase of one word: the unit whole) in 12: 30 counts
+  const synonyms = index({ alpha: [0, 900, STEPS], delta: [1, 100, STEPS] }, 40,
+    { synonyms: [[["alpha"], ["delta"]]], entries: { alpha: 30, delta: 12 } });
+  assert.equal(await weight(synonyms, "alpha", "alpha"), 0.847);  // log(1 + 40 / 30)
+  // 显存 in 30 entries is half of 显存不足: the unit counts as in 15 at least
+  const half = index({ "显存": [0, 900, STEPS], "不足": [0, 900, STEPS], "显存不足": [1, 100, STEPS] }, 40, { entries: { "显存": 30 } });
+  assert.equal(await weight(half, "显存不足", "显存不足"), 1.299);  // log(1 + 40 / 15)
+});
+
 test("a capped character or phrase word in more than a quarter of the entries counts nothing", async () => {
   const characters = { "显存": [0, 100, STEPS, 1, 900, STEPS], "了": [0, 100, STEPS], gamma: [2, 1, STEPS] };
   const found = await search(index(characters, 40, { entries: { "了": 11 } }), "显存了");

@@ -227,11 +227,12 @@
         // them for other reasons, as a common lone character is: it stands for nothing
         const entries = this.entriesWith(term, list);
         if (info.phraseWord && entries > this.options.maxPhraseWordShare * this.manifest.docs) continue;
-        // the postings of a common term are capped: what the unit's rarity counts is at least the term's entries, each
-        // for the share of the unit the term spans
-        if (entries > list.length / 3)
-          for (const unit of info.units)
-            atLeast.set(unit, Math.max(atLeast.get(unit) || 0, entries * coverage(query.spans.get(unit), [{ span: info.span, match: 1 }], true)));
+        // what a unit's rarity counts is at least the entries of each of its terms (the postings of a common term are
+        // capped, its count is not), each for the share of the unit the term spans
+        for (const unit of info.units) {
+          const share = coverage(query.spans.get(unit), [{ span: info.span, match: 1 }]);
+          atLeast.set(unit, Math.max(atLeast.get(unit) || 0, entries * share));
+        }
         // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
         // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in
         // 稳定性, whose words are 稳定 and 性); it counts insideWordMatch of a match

@@ -17,7 +17,7 @@ from bench.corpus import assemble
 from bench.search_quality import with_judgments
 from conftest import FIXTURES, ROOT, shared_site
 from helpers.search_ui import HOSTILE_QUERIES, open_search, search, search_each
-from pitfalls.commands.search import explanation, run_queries
+from pitfalls.commands.search import explanation, run_queries, unread
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content
 from pitfalls.settings import ENGINE_JS
@@ -293,6 +293,9 @@ def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
         "    · oom (weight 0.8, match 0.5): oom (typed; tags), 显存不足 (synonym; title)",
         "    · not matched: 显存",
     ]
+    assert unread(explain | {"common": []}) is None
+    assert unread(explain | {"common": [{"term": "train", "entries": 65}, {"term": "from", "entries": 73}]}) == (
+        "not read, a synonym phrase's word in more than a quarter of the entries: train (65 entries), from (73 entries)")
     assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
         "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
 

@@ -65,6 +65,15 @@ def explanation(explain: dict) -> str:
     return "\n".join(lines)
 
 
+def unread(explain: dict) -> str | None:
+    """The line `--explain` prints above the results when the query brought in words of synonym phrases too common to
+    stand for anything (in more than a quarter of the entries: `train` of resume training), with their entries."""
+    if not explain["common"]:
+        return None
+    words = ", ".join(f"{word['term']} ({word['entries']} entries)" for word in explain["common"])
+    return f"not read, a synonym phrase's word in more than a quarter of the entries: {words}"
+
+
 def register(commands) -> None:
     search = commands.add_parser("search", help="像站点一样搜索条目 / search the entries with the site's engine")
     search.add_argument("query", help="what you would type into the site's search box")
@@ -97,6 +106,8 @@ def _search(args) -> int:
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=2))
     else:
+        if args.explain and results and (line := unread(results[0]["explain"])):
+            print(line)
         for rank, result in enumerate(results, 1):
             print(f"{rank:2}. {result['title']}  [{result['id']}]  ({result['score']:.2f})\n    {result['url']}")
             if args.explain:

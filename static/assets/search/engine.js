@@ -219,6 +219,7 @@
     collect(query) {
       const hits = new Map();
       const atLeast = new Map();  // unit → how many entries match it at least, from the counts of capped postings
+      query.common = [];  // the words of synonym phrases not read, as too common ({term, entries}), for explain
       const [hanShift, latinShift] = this.manifest.titleCharsShift;
       for (const [term, info] of query.terms) {
         const list = this.postings(term);
@@ -226,7 +227,10 @@
         // a word of a synonym phrase of several that is in many entries (train of resume training, for 断点续训) is in
         // them for other reasons, as a common lone character is: it stands for nothing
         const entries = this.entriesWith(term, list);
-        if (info.phraseWord && entries > this.options.maxPhraseWordShare * this.manifest.docs) continue;
+        if (info.phraseWord && entries > this.options.maxPhraseWordShare * this.manifest.docs) {
+          query.common.push({ term, entries });
+          continue;
+        }
         // what a unit's rarity counts is at least the entries of each of its terms (the postings of a common term are
         // capped, its count is not), each for the share of the unit the term spans
         for (const unit of info.units) {
@@ -435,7 +439,7 @@
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
         linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
-        queryUnits: [...query.weights.keys()], message: hit.foundMessage };
+        queryUnits: [...query.weights.keys()], common: query.common, message: hit.foundMessage };
     }
 
     /* The index terms within closestEdits of the English words typed, for the "no results" item. */

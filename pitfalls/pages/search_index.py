@@ -166,10 +166,10 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
 
 def _term_shards(postings: dict[str, array], capped: dict[str, int], chinese: list[str], compounds: list[str],
                  messages: dict[str, list]) -> tuple[list[dict], frozenset[str]]:
-    """t/<k>.json: the postings (and how many entries have a term whose postings are capped), the dictionary's words the entries say only in parts (`compounds`), the traditional
-    and regional forms of the Chinese terms and of those words, and the error messages by their anchor term, by shard
-    key; and the characters whose words are keyed by two (`split_characters`). A form that is a term itself is listed
-    too (核心, Taiwan's 内核): the query reads it both ways."""
+    """t/<k>.json: the postings (and how many entries have a term whose postings are capped), the dictionary's words
+    the entries say only in parts (`compounds`), the traditional and regional forms of the Chinese terms and of those
+    words, and the error messages by their anchor term, by shard key; and the characters whose words are keyed by two
+    (`split_characters`). A form that is a term itself is listed too (核心, Taiwan's 内核): the query reads it both ways."""
     variants = {form: sorted(terms) for form, terms in chinese_variants(sorted([*chinese, *compounds])).items()}
     sizes = {term: len(term) * 3 + 6 * len(listed) for term, listed in postings.items()}
     for word in [*variants, *compounds]:  # a form that is a term too adds to the term's bytes (a compound never is one)

@@ -35,6 +35,8 @@ def length_shares(entries: list[EntryAnalysis]) -> list[float]:
 
 
 class Scored(NamedTuple):
+    """Every term's postings, scored, and the counts the capped ones no longer tell."""
+
     postings: dict[str, array]
     """term → flat postings [entry number, score, flags, …] in entry order, capped at MAX_POSTINGS.
     Flat 32-bit arrays: a tuple or a Python int per value took half a build's peak memory at 5,000 entries."""
@@ -44,7 +46,7 @@ class Scored(NamedTuple):
 
 
 def score_postings(entries: list[EntryAnalysis]) -> Scored:
-    """Every term's postings, scored."""
+    """Score every (term, entry) pair with BM25F and cap each term's postings."""
     n = len(entries)
     df = Counter(term for entry in entries for term in entry.terms)
     idf = {term: math.log(1 + (n - count + 0.5) / (count + 0.5)) for term, count in df.items()}

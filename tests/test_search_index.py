@@ -337,15 +337,22 @@ def test_completions_are_the_english_terms_of_four_letters_or_more_by_their_firs
 
     shards = _completion_shards({"nvidia": postings(2), "nvcc": postings(3), "nvidiasmi": postings(1), "nvi": postings(9),
                                  "nvidia_smi": postings(5), "cuda12": postings(1), "cudnn": postings(2), "1abc": postings(1),
-                                 "café": postings(1), "显存不足": postings(4), "nvcx": postings(3)})
+                                 "café": postings(1), "显存不足": postings(4), "nvcx": postings(3)}, {})
     # nvcc and nvcx in 3 entries, alphabetical between them; nvi, 3 letters, completes nothing; nvidia_smi is found
     # through nvidia and smi, which a query word can be; a number first is no word being typed; café is not ASCII
     assert shards == [{"cud": ["cudnn", "cuda12"], "nvc": ["nvcc", "nvcx"], "nvi": ["nvidia", "nvidiasmi"]}]
     # the shard count follows the bytes as the other files' do: 12,000 in a shard
     keys = ["".join(letters) for letters in product("abcdefghij", repeat=3)]
     many = {f"{key}xxxx": postings(1) for key in keys}  # 1,000 keys of one term, each 3 + (7 + 3) bytes: 13,000
-    assert len(_completion_shards(many)) == 2
-    assert len(_completion_shards(dict(list(many.items())[:900]))) == 1  # 11,700
+    assert len(_completion_shards(many, {})) == 2
+    assert len(_completion_shards(dict(list(many.items())[:900]), {})) == 1  # 11,700
+
+
+def test_a_capped_term_is_completed_in_the_order_of_how_many_entries_have_it_not_of_its_capped_list():
+    capped = array("i", [0, 100, 1] * 400)  # the index lists at most 400 entries a term
+    shards = _completion_shards({"drivera": capped, "driverb": capped, "driverc": capped, "drivers": array("i", [0, 100, 1] * 399)},
+                                {"drivera": 401, "driverb": 2500, "driverc": 900})
+    assert shards == [{"dri": ["driverb", "driverc", "drivera", "drivers"]}]
 
 
 def _vocabulary_content(tmp_path: Path) -> Path:

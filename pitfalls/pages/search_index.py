@@ -152,7 +152,7 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     chinese = sorted({t for t in postings if HAN_CHARACTER.match(t)} | {t for t in synonym_terms if HAN_CHARACTER.match(t)})
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
-    completions = _completion_shards(postings)
+    completions = _completion_shards(postings, capped)
     shards, split = _term_shards(postings, capped, chinese, dictionary_compounds(set(chinese)), messages)
     absent = sorted(synonym_terms - postings.keys())
     # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
@@ -237,13 +237,13 @@ def _typo_words(terms: set[str]) -> dict[int, list[str]]:
     return dict(words)
 
 
-def _completion_shards(postings: dict[str, array]) -> list[dict]:
+def _completion_shards(postings: dict[str, array], capped: dict[str, int]) -> list[dict]:
     """c/<k>.json: the English terms of letters and digits that start with a letter and are longer than
     COMPLETION_KEY_CHARS, under their first COMPLETION_KEY_CHARS letters, those in the most entries first (then
-    alphabetical), by the shard of those letters. A query word has no `_` (it splits words), so no term with one is
-    listed: an identifier is found through the words it joins."""
+    alphabetical; a capped term's count is `capped`'s, not its list's), by the shard of those letters. A query word has
+    no `_` (it splits words), so no term with one is listed: an identifier is found through the words it joins."""
     listed: dict[str, list[str]] = defaultdict(list)
-    for term in sorted(postings, key=lambda t: (-len(postings[t]), t)):
+    for term in sorted(postings, key=lambda t: (-capped.get(t, len(postings[t]) // 3), t)):
         if len(term) > COMPLETION_KEY_CHARS and term.isascii() and term[0].isalpha() and term.isalnum():
             listed[term[:COMPLETION_KEY_CHARS]].append(term)
     count = _shard_count(sum(len(key) + sum(len(t) + 3 for t in terms) for key, terms in listed.items()))

@@ -384,6 +384,10 @@ test("a completion agrees with the rest of the query; of twelve candidates, in t
     { completions: { abc: [...Object.keys(decoys), "abcdy"] } });
   assert.deepEqual(await rank(crowded, "alpha abcd", { options: { maxCorrections: 1 } }), ["doc3", "doc0"]);
   assert.deepEqual(await rank(crowded, "alpha abcd", { options: { maxCorrections: 1, maxCandidates: 13 } }), ["doc3"]);
+  // in the most entries as the index counts them: a capped term's list no longer tells how many
+  const capped = index({ abcdx: [0, 900, STEPS, 1, 900, STEPS], abcdy: [3, 100, STEPS] }, 40,
+    { completions: { abc: ["abcdx", "abcdy"] }, entries: { abcdy: 30 } });
+  assert.deepEqual(await rank(capped, "abcd", { options: { maxCorrections: 1 } }), ["doc3"]);
 });
 
 test("a word being typed is read as the Chinese terms whose pinyin it begins, the shortest readings first", async () => {

@@ -184,7 +184,7 @@
    * of the query (as a correction does), else those in the most entries; at most maxCorrections of each. */
   async function readCompletions(engine, query) {
     const { word, pools } = await completionCandidates(engine, query);
-    const entries = term => docs(engine, term).length;
+    const entries = term => engine.entriesWith(term, engine.postings(term) || []);
     return pools.flatMap(candidates => {
       const agreeing = agreement(engine, query, word.unit, candidates);
       const frequent = [...candidates].sort((a, b) => entries(b) - entries(a));  // stable: the pool's order on ties

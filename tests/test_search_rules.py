@@ -325,7 +325,8 @@ def test_a_synonym_in_the_title_beats_the_typed_word_in_the_body():
 def _readings() -> dict:
     return {"typed": {"weight": 1, "penalty": 0}, "variant": {"weight": 1, "penalty": 1}, "parts": {"weight": 0.6, "penalty": 1},
             "pinyin": {"weight": 0.6, "penalty": 1}, "synonym": {"weight": 0.5, "penalty": 1},
-            "typo1": {"weight": 0.5, "penalty": 1}, "typo2": {"weight": 0.3, "penalty": 2}}
+            "typo1": {"weight": 0.5, "penalty": 1}, "typo2": {"weight": 0.3, "penalty": 2},
+            "completion": {"weight": 0.5, "penalty": 1}, "reorder": {"weight": 1, "penalty": 1}}
 
 
 def test_a_rare_word_weighs_more():
@@ -552,6 +553,27 @@ def test_a_completion_agrees_with_the_rest_of_the_query():
                     completions={"abc": [*decoys, "abcdy"]})
     assert rank(crowded, "alpha abcd", options={"maxCorrections": 1}) == ["doc3", "doc0"]
     assert rank(crowded, "alpha abcd", options={"maxCorrections": 1, "maxCandidates": 13}) == ["doc3"]
+
+
+def test_two_chinese_words_next_to_each_other_are_read_in_the_other_order_as_the_word_they_make():
+    # 显存爆: 爆显存. doc1 says 爆显存 only; doc0 has 显存 in its title and 爆 in its steps
+    files = index({"显存": [0, 900, TITLE], "爆": [0, 900, STEPS], "爆显存": [1, 100, TITLE]}, 8)
+    found = search(files, "显存爆")
+    assert [r["id"] for r in found] == ["doc1", "doc0"]
+    assert _matches(found[0]) == {"显存": 1, "爆": 1}  # the word stands for both, as typed: weight 1
+    assert found[0]["explain"]["rules"]["typo"] == 2  # and costs 1 for each
+    assert rank(files, "显存爆", off=("reorders",)) == ["doc0"]
+    readings = {**_readings(), "reorder": {"weight": 0.25, "penalty": 3}}
+    assert rank(files, "显存爆", options={"readings": readings}) == ["doc0", "doc1"]
+    # words apart are not read together; converted ones are (顯存 is 显存)
+    assert rank(files, "显存 爆") == ["doc0"]
+    traditional = index({"显存": [0, 900, TITLE], "爆": [0, 900, STEPS], "爆显存": [1, 100, TITLE]}, 8, variants={"顯存": ["显存"]})
+    assert rank(traditional, "顯存爆") == ["doc1", "doc0"]
+    # a word of the vocabulary that no entry says brings in its group
+    vocabulary = index({"显存": [0, 900, TITLE], "爆": [0, 900, STEPS], "显存不足": [1, 100, TITLE]}, 8,
+                       synonyms=[[["爆显存"], ["显存不足"]]])
+    assert rank(vocabulary, "显存爆") == ["doc0", "doc1"]
+    assert rank(vocabulary, "显存爆", off=("reorders",)) == ["doc0"]
 
 
 def test_a_word_being_typed_is_read_as_the_chinese_terms_whose_pinyin_it_begins():

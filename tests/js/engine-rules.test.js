@@ -390,6 +390,28 @@ test("a completion agrees with the rest of the query; of twelve candidates, in t
   assert.deepEqual(await rank(capped, "abcd", { options: { maxCorrections: 1 } }), ["doc3"]);
 });
 
+test("two Chinese words typed next to each other are read in the other order as the word they make: 显存爆, 爆显存", async () => {
+  // doc1 says 爆显存 only; doc0 has 显存 in its title and 爆 in its steps
+  const files = index({ "显存": [0, 900, TITLE], "爆": [0, 900, STEPS], "爆显存": [1, 100, TITLE] }, 8);
+  const found = await search(files, "显存爆");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual(matches(found[0]), { "显存": 1, "爆": 1 });  // the word stands for both, as typed: weight 1
+  assert.equal(found[0].explain.rules.typo, 2);  // and costs 1 for each
+  assert.deepEqual(await rank(files, "显存爆", { off: ["reorders"] }), ["doc0"]);
+  const readings = { ...READINGS, reorder: { weight: 0.25, penalty: 3 } };
+  assert.deepEqual(await rank(files, "显存爆", { options: { readings } }), ["doc0", "doc1"]);
+  // words apart are not read together; converted ones are (顯存 is 显存)
+  assert.deepEqual(await rank(files, "显存 爆"), ["doc0"]);
+  const traditional = index({ "显存": [0, 900, TITLE], "爆": [0, 900, STEPS], "爆显存": [1, 100, TITLE] }, 8,
+    { variants: { "顯存": ["显存"] } });
+  assert.deepEqual(await rank(traditional, "顯存爆"), ["doc1", "doc0"]);
+  // a word of the vocabulary that no entry says brings in its group
+  const vocabulary = index({ "显存": [0, 900, TITLE], "爆": [0, 900, STEPS], "显存不足": [1, 100, TITLE] }, 8,
+    { synonyms: [[["爆显存"], ["显存不足"]]] });
+  assert.deepEqual(await rank(vocabulary, "显存爆"), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(vocabulary, "显存爆", { off: ["reorders"] }), ["doc0"]);
+});
+
 test("a word being typed is read as the Chinese terms whose pinyin it begins, the shortest readings first", async () => {
   const files = index({ "版本": [0, 900, STEPS, 1, 100, STEPS], "显存": [1, 100, STEPS] }, 2,
     { pinyin: { banben: ["版本"], xiancun: ["显存"] } });

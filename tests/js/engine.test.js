@@ -10,7 +10,7 @@ const { Query } = load("query");
 const readings = load("readings");
 
 test("the stages, and the index format read", () => {
-  assert.deepEqual(STAGE_NAMES, ["variants", "parts", "typos", "completions", "pinyin", "synonyms"]);
+  assert.deepEqual(STAGE_NAMES, ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
   assert.equal(FORMAT_VERSION, 13);
 });
 
@@ -407,6 +407,12 @@ test("likelySynonyms: the terms of the groups a phrase of the typed words or Chi
   const off = engineFor(files, { off: ["synonyms"] });
   await off.ready();
   assert.deepEqual(readings.likelySynonyms(off, new Query("hang")), []);
+  // a Chinese word of one phrase typed in the other order (reorders): 住卡 is 卡住; with a character between, not
+  assert.deepEqual(likely("训练住卡了"), ["hang", "卡住"]);
+  assert.deepEqual(likely("住了卡"), []);
+  const unordered = engineFor(files, { off: ["reorders"] });
+  await unordered.ready();
+  assert.deepEqual(readings.likelySynonyms(unordered, new Query("训练住卡了")), []);
 });
 
 test("a synonym term no entry has is neither fetched nor read: its phrase still brings in the group", async () => {

@@ -50,7 +50,7 @@ test("the modules define PitfallSearch in a worker's global, each under its name
   const { global } = worker(FILES);
   assert.deepEqual(Object.keys(global.PitfallSearch).sort(),
     ["Engine", "FORMAT_VERSION", "STAGE_NAMES", "analysis", "options", "pinyin", "query", "ranking", "readings", "results", "typos"]);
-  assert.deepEqual([...global.PitfallSearch.readings.STAGE_NAMES], ["variants", "parts", "typos", "completions", "pinyin", "synonyms"]);
+  assert.deepEqual([...global.PitfallSearch.readings.STAGE_NAMES], ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
   assert.equal(global.PitfallSearch.analysis.stem("running"), "run");
   assert.deepEqual([...global.PitfallSearch.ranking.RULE_NAMES], ["message", "words", "typo", "score"]);
   assert.equal(global.PitfallSearch.options.defaultSearchOptions.maxResults, 10);

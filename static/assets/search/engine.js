@@ -106,6 +106,11 @@
       return has(terms, term) ? terms[term] : null;
     }
 
+    /* Whether `term` is an index term or a synonym's (its shard loaded). */
+    knows(term) {
+      return this.synonymTerms.has(term) || has(this.shard(term).terms, term);
+    }
+
     /* How many entries have `term` (its postings `list`): the index lists at most 400 and says how many more. */
     entriesWith(term, list) {
       const { entries } = this.shard(term);

@@ -13,6 +13,7 @@
     readings: Object.freeze({
       typed: Object.freeze({ weight: 1, penalty: 0 }),
       variant: Object.freeze({ weight: 1, penalty: 1 }),    // traditional or Taiwan/Hong Kong wording of a simplified term
+      reorder: Object.freeze({ weight: 1, penalty: 1 }),    // two words typed next to each other, read in the other order
       parts: Object.freeze({ weight: 0.6, penalty: 1 }),    // a part of a name with digits the index lacks (opset14 → opset, 14)
       pinyin: Object.freeze({ weight: 0.6, penalty: 1 }),   // a Chinese term read from letters
       synonym: Object.freeze({ weight: 0.5, penalty: 1 }),  // another phrase of a synonym group (times what the phrase counted)

@@ -12,7 +12,7 @@
 })(typeof self !== "undefined" ? self : this, function (analysis, queryModule, pinyin, typos) {
   "use strict";
 
-  const { nameParts, stem, shardOf } = analysis;
+  const { nameParts, stem, shardOf, isHan } = analysis;
   const { nested } = queryModule;
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -23,6 +23,7 @@
    * (synonyms) reads what phase 1 found. */
   const STAGES = [
     ["variants", { phase: 1, piece: variants }],
+    ["reorders", { phase: 1, read: readReorders }],
     ["parts", { phase: 1, read: readParts }],
     ["typos", { phase: 1, prefetch: typoLists, read: readTypos }],
     ["completions", { phase: 1, read: readCompletions }],
@@ -32,12 +33,17 @@
   const STAGE_NAMES = STAGES.map(([name]) => name);
 
   /* The terms of the synonym groups that a phrase of the query's text may bring in (its terms are words typed
-   * or pieces of its Chinese), fetched with the first shards: the synonyms stage then needs no round trip. */
+   * or pieces of its Chinese, or a Chinese word of one phrase typed in the other order: reorders), fetched with the
+   * first shards: the synonyms stage then needs no round trip. */
   function likelySynonyms(engine, query) {
     if (!engine.stages.has("synonyms")) return [];
     const words = new Set(query.words.map(w => stem(w.text)));
-    const typed = term => words.has(term) || query.runs.some(run => run.text.includes(term));
-    return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.length && phrase.every(typed))).flat(2)
+    const inRun = text => query.runs.some(run => run.text.includes(text));
+    const reordered = term => engine.stages.has("reorders") && isHan(term)
+      && [...term].some((_, k) => k > 0 && inRun(term.slice(k) + term.slice(0, k)));
+    const typed = term => words.has(term) || inRun(term);
+    return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.length
+      && (phrase.every(typed) || (phrase.length === 1 && reordered(phrase[0]))))).flat(2)
       .filter(term => !engine.absentTerms.has(term));
   }
 
@@ -45,6 +51,21 @@
   function variants(engine, piece) {
     const { variants } = engine.shard(piece);
     return has(variants, piece) ? variants[piece].map(term => [term, "variant"]) : [];
+  }
+
+  /* Two Chinese words typed next to each other, read in the other order as the word they make there when the index
+   * or the vocabulary has it: Chinese says 爆显存 (verb, object) as 显存爆了 (topic, then what befell it). Read from
+   * the words as typed or converted (顯存 is 显存), each a whole piece of the query; the word stands for both. */
+  async function readReorders(engine, query) {
+    const whole = [...query.terms].filter(([term, t]) => isHan(term) && (t.reading === "typed" || t.reading === "variant")
+      && t.units.length === 1 && query.spans.get(t.units[0]).join() === t.span.join());
+    const pairs = whole.flatMap(([first, a]) => whole.filter(([, b]) => b.span[0] === a.span[1])
+      .map(([second, b]) => [second + first, a, b]));
+    await engine.loadShards(pairs.map(([word]) => word));
+    return pairs.filter(([word]) => !query.terms.has(word) && engine.knows(word)).map(([word, a, b]) => [word, {
+      units: [a.units[0], b.units[0]], span: [a.span[0], b.span[1]], surface: null,
+      ...engine.reading("reorder", 1, Math.max(a.penalty, b.penalty)),
+    }]);
   }
 
   /* The query's words that the index does not know (nor a stage reads as a Chinese term). */

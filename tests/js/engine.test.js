@@ -394,6 +394,25 @@ test("synonyms: a group is read only when a whole phrase is in the query", async
   assert.deepEqual(await rank(files, "gradient"), ["doc1"]);
 });
 
+test("reorders: the word two whole pieces make in the other order, for both, spanning both, costing 1 more", async () => {
+  const files = index({ "显存": [0, 100, STEPS], "爆": [0, 100, STEPS], "不足": [0, 100, STEPS], "显存不足": [0, 100, STEPS],
+    "爆显存": [1, 100, STEPS], "爆不足": [1, 100, STEPS] }, 4, { variants: { "顯存": ["显存"] } });
+  const engine = engineFor(files);
+  const read = async text => [...(await engine.analyze(text)).terms].filter(([, t]) => t.reading === "reorder")
+    .map(([term, t]) => [term, t.units, t.span, t.weight, t.penalty]);
+  assert.deepEqual(await read("显存爆"), [["爆显存", ["显存", "爆"], [0, 3], 1, 1]]);
+  assert.deepEqual(await read("顯存爆"), [["爆显存", ["顯存", "爆"], [0, 3], 1, 2]]);  // a variant's cost, and one more
+  assert.deepEqual(await read("爆显存"), []);  // typed so: no reading
+  // 不足 is a part of 显存不足, not a whole piece: no 爆不足
+  assert.deepEqual(await read("显存不足爆"), []);
+  // a word neither the index nor the vocabulary has: none; one of the vocabulary only: read
+  const bare = index({ "显存": [0, 100, STEPS], "爆": [0, 100, STEPS] }, 4);
+  const analyzed = async (files, text) => [...(await engineFor(files).analyze(text)).terms.keys()];
+  assert.deepEqual(await analyzed(bare, "显存爆"), ["显存", "爆"]);
+  const vocabulary = index({ "显存": [0, 100, STEPS], "爆": [0, 100, STEPS] }, 4, { synonyms: [[["爆显存"], ["oom"]]] });
+  assert.deepEqual((await analyzed(vocabulary, "显存爆")).slice(0, 3), ["显存", "爆", "爆显存"]);
+});
+
 test("likelySynonyms: the terms of the groups a phrase of the typed words or Chinese may bring in", async () => {
   const terms = Object.fromEntries(["gradient", "checkpoint", "梯度检查点", "hang", "卡住", "oom", "显存", "不足", "empty"].map(t => [t, [0, 100, STEPS]]));
   const files = index(terms, 1, { synonyms: [[["gradient", "checkpoint"], ["梯度检查点"]], [["hang"], ["卡住"]], [["oom"], ["显存", "不足"]], [[], ["empty"]]] });
@@ -410,6 +429,7 @@ test("likelySynonyms: the terms of the groups a phrase of the typed words or Chi
   // a Chinese word of one phrase typed in the other order (reorders): 住卡 is 卡住; with a character between, not
   assert.deepEqual(likely("训练住卡了"), ["hang", "卡住"]);
   assert.deepEqual(likely("住了卡"), []);
+  assert.deepEqual(likely("存显"), []);  // one word of a phrase of two
   const unordered = engineFor(files, { off: ["reorders"] });
   await unordered.ready();
   assert.deepEqual(readings.likelySynonyms(unordered, new Query("训练住卡了")), []);

@@ -40,7 +40,7 @@
     const words = new Set(query.words.map(w => stem(w.text)));
     const inRun = text => query.runs.some(run => run.text.includes(text));
     const reordered = term => engine.stages.has("reorders") && isHan(term)
-      && [...term].some((_, k) => k > 0 && inRun(term.slice(k) + term.slice(0, k)));
+      && [...term].some((_, k) => inRun(term.slice(k) + term.slice(0, k)));
     const typed = term => words.has(term) || inRun(term);
     return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.length
       && (phrase.every(typed) || (phrase.length === 1 && reordered(phrase[0]))))).flat(2)
@@ -55,14 +55,14 @@
 
   /* Two Chinese words typed next to each other, read in the other order as the word they make there when the index
    * or the vocabulary has it: Chinese says 爆显存 (verb, object) as 显存爆了 (topic, then what befell it). Read from
-   * the words as typed or converted (顯存 is 显存), each a whole piece of the query; the word stands for both. */
+   * the words as typed or converted (顯存 is 显存; the other stages' readings are added after all of a phase have
+   * read), each a whole piece of the query (不足 of 显存不足 makes no word with the next); the word stands for both. */
   async function readReorders(engine, query) {
-    const whole = [...query.terms].filter(([term, t]) => isHan(term) && (t.reading === "typed" || t.reading === "variant")
-      && t.units.length === 1 && query.spans.get(t.units[0]).join() === t.span.join());
+    const whole = [...query.terms].filter(([, t]) => query.spans.get(t.units[0]).join() === t.span.join());
     const pairs = whole.flatMap(([first, a]) => whole.filter(([, b]) => b.span[0] === a.span[1])
       .map(([second, b]) => [second + first, a, b]));
     await engine.loadShards(pairs.map(([word]) => word));
-    return pairs.filter(([word]) => !query.terms.has(word) && engine.knows(word)).map(([word, a, b]) => [word, {
+    return pairs.filter(([word]) => engine.knows(word)).map(([word, a, b]) => [word, {
       units: [a.units[0], b.units[0]], span: [a.span[0], b.span[1]], surface: null,
       ...engine.reading("reorder", 1, Math.max(a.penalty, b.penalty)),
     }]);

@@ -405,6 +405,13 @@ test("reorders: the word two whole pieces make in the other order, for both, spa
   assert.deepEqual(await read("爆显存"), []);  // typed so: no reading
   // 不足 is a part of 显存不足, not a whole piece: no 爆不足
   assert.deepEqual(await read("显存不足爆"), []);
+  // Chinese words only: an English word that touches one makes no word to look up (nor a shard to fetch)
+  const asked = [];
+  const spied = engineFor(files);
+  const loadShards = spied.loadShards.bind(spied);
+  spied.loadShards = terms => { asked.push(...terms); return loadShards(terms); };
+  await spied.analyze("显存oom");
+  assert.deepEqual(asked.filter(t => /[a-z]/.test(t) && /[^a-z]/.test(t)), []);
   // a word neither the index nor the vocabulary has: none; one of the vocabulary only: read
   const bare = index({ "显存": [0, 100, STEPS], "爆": [0, 100, STEPS] }, 4);
   const analyzed = async (files, text) => [...(await engineFor(files).analyze(text)).terms.keys()];

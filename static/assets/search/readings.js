@@ -58,7 +58,8 @@
    * the words as typed or converted (顯存 is 显存; the other stages' readings are added after all of a phase have
    * read), each a whole piece of the query (不足 of 显存不足 makes no word with the next); the word stands for both. */
   async function readReorders(engine, query) {
-    const whole = [...query.terms].filter(([, t]) => query.spans.get(t.units[0]).join() === t.span.join());
+    // Chinese only: a word of English and Chinese is no term, and its shard would be one more fetch
+    const whole = [...query.terms].filter(([term, t]) => isHan(term) && query.spans.get(t.units[0]).join() === t.span.join());
     const pairs = whole.flatMap(([first, a]) => whole.filter(([, b]) => b.span[0] === a.span[1])
       .map(([second, b]) => [second + first, a, b]));
     await engine.loadShards(pairs.map(([word]) => word));

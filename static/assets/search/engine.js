@@ -106,9 +106,9 @@
       return has(terms, term) ? terms[term] : null;
     }
 
-    /* Whether `term` is an index term or a synonym's (its shard loaded). */
-    knows(term) {
-      return this.synonymTerms.has(term) || has(this.shard(term).terms, term);
+    /* Whether `term` is an index term or a synonym's (its shard, `shard`, loaded). */
+    knows(term, shard = this.shard(term)) {
+      return this.synonymTerms.has(term) || has(shard.terms, term);
     }
 
     /* How many entries have `term` (its postings `list`): the index lists at most 400 and says how many more. */
@@ -155,8 +155,8 @@
      * the query), and what the stages read into it (its simplified form): a Taiwan form can be a mainland word too
      * (核心 is Taiwan's 内核 and the mainland's "core"), and is read both ways; [] when none. */
     meanings(piece) {
-      const { terms, compounds } = this.shard(piece);
-      const known = this.synonymTerms.has(piece) || has(terms, piece) || compounds.has(piece);
+      const shard = this.shard(piece);
+      const known = this.knows(piece, shard) || shard.compounds.has(piece);
       const own = known ? [[piece, "typed"]] : [];
       for (const stage of this.stages.values()) {
         const found = stage.piece ? stage.piece(this, piece) : [];

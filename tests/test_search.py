@@ -17,7 +17,7 @@ from bench.corpus import assemble
 from bench.search_quality import with_judgments
 from conftest import FIXTURES, ROOT, shared_site
 from helpers.search_ui import HOSTILE_QUERIES, open_search, search, search_each
-from pitfalls.commands.search import explanation, run_queries, unread
+from pitfalls.commands.search import _print_standing, explanation, run_queries, unread
 from pitfalls.pages.search_index import shard_of
 from pitfalls.records.validate import check_content
 from pitfalls.settings import ENGINE_JS
@@ -279,6 +279,52 @@ def test_search_command(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "x", "--site-dir", str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, encoding="utf-8")
     assert done.returncode == 2 and "build the site first" in done.stderr
+
+
+def test_search_command_names_where_an_entry_ranks(tmp_path):
+    """--entry: the entry's place among all the entries the query matches, and why; one line for an unknown id."""
+    def ask(*words):
+        return subprocess.run([sys.executable, "-m", "pitfalls", "search", *words], cwd=ROOT, capture_output=True, text=True,
+                              encoding="utf-8")
+    done = ask("fail2ban", "--entry", "loss-nan", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert [r["id"] for r in answer["results"]] == ["ssh-port-blocked"]
+    assert answer["entry"] == {"matched": 1, "rank": None, "result": None}
+    done = ask("fail2ban", "--entry", "ssh-port-blocked")
+    lines = done.stdout.splitlines()
+    assert lines[2] == "[ssh-port-blocked] is result 1 of the 1 entry the query matches"
+    assert lines[3].startswith("    message 0  words ") and lines[4].startswith("    · fail2ban (weight ")  # why, without --explain
+    for words, message in ((("x", "--entry", "no-such-entry"), "search: --entry no-such-entry: no entry in "),
+                           (("x", "--entry", "no-such-entry", "--site-dir", str(tmp_path)), "search: --site-dir ")):
+        done = ask(*words)
+        assert done.returncode == 2 and done.stderr.startswith(message) and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_search_command_names_where_an_entry_ranks_in_a_built_site(site):
+    done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "fail2ban", "--entry", "ssh-port-blocked", "--site-dir", str(site)],
+                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[2] == "[ssh-port-blocked] is result 1 of the 1 entry the query matches"
+
+
+def test_entry_standing_below_the_results_listed(capsys):
+    explain = {"rules": {"message": 0, "words": 0.356, "typo": 0, "score": 5}, "share": 0.324, "title": 0, "linkedFrom": 11,
+               "length": 0.49, "decidedBy": "words", "message": None, "queryUnits": ["梯度检查点"], "common": [],
+               "units": [{"unit": "梯度检查点", "weight": 1.821, "match": 0.324,
+                          "terms": [{"term": "梯度检查点", "reading": "typed", "fields": ["steps"]}]}]}
+    result = {"id": "cuda-out-of-memory", "title": "显存不足 (CUDA out of memory)", "score": 5, "exact": False,
+              "url": "http://127.0.0.1:8000/zh/cuda-out-of-memory/", "explain": explain}
+    _print_standing("cuda-out-of-memory", {"matched": 69, "rank": 18, "result": result}, 10, explained=False)
+    assert capsys.readouterr().out.splitlines() == [
+        "[cuda-out-of-memory] ranks 18 of the 69 entries the query matches, below the 10 listed:",
+        "18. 显存不足 (CUDA out of memory)  [cuda-out-of-memory]  (5.00)",
+        "    http://127.0.0.1:8000/zh/cuda-out-of-memory/",
+        "    message 0  words 0.356 (share 0.324, title 0, linked from 11, length 0.49)  typo 0  score 5  (below the one before by: words)",
+        "    · 梯度检查点 (weight 1.821, match 0.324): 梯度检查点 (typed; steps)",
+    ]
+    _print_standing("cuda-out-of-memory", {"matched": 69, "rank": 4, "result": result}, 10, explained=True)
+    assert capsys.readouterr().out.splitlines() == ["[cuda-out-of-memory] is result 4 of the 69 entries the query matches"]
 
 
 def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():

@@ -33,7 +33,20 @@ def run_queries(search_dir: Path, queries: list[str], off: tuple[str, ...] = (),
     """The ranked entries ({id, title, score, exact, explain}) for each query against the index in `search_dir`,
     computed by engine.js under node; the engine stages and rules named in `off` switched off, `options`
     overriding those of options.js."""
-    done = subprocess.run([node_executable(), str(NODE_RUNNER), str(ENGINE_JS), str(search_dir), ",".join(off), json.dumps(options or {})],
+    return _answers(search_dir, queries, off, options)
+
+
+def entry_standing(search_dir: Path, query: str, entry: str) -> tuple[list[dict], dict]:
+    """The ranked entries for `query` (as run_queries), and where the entry `entry` stands among all the entries the
+    query matches, past the ones listed too: {matched, rank, result}, rank and result null when it is not among them
+    (engine.js `standing`)."""
+    [answer] = _answers(search_dir, [query], (), None, entry)
+    return answer["ranked"], answer["standing"]
+
+
+def _answers(search_dir: Path, queries: list[str], off: tuple[str, ...], options: dict | None, entry: str = "") -> list:
+    done = subprocess.run([node_executable(), str(NODE_RUNNER), str(ENGINE_JS), str(search_dir), ",".join(off), json.dumps(options or {}),
+                           entry],
                           input=json.dumps(queries),
                           capture_output=True, text=True, encoding="utf-8")
     if done.returncode != 0:
@@ -84,6 +97,8 @@ def register(commands) -> None:
     search.add_argument("--content", type=Path, default=CONTENT_DIR, help="content folder (default: %(default)s)")
     search.add_argument("--site-url", type=site_url_option, default=site_root(), help="public root URL of the printed links (default: %(default)s)")
     search.add_argument("--site-dir", type=Path, help="search this built site instead of indexing --content afresh")
+    search.add_argument("--entry", metavar="ID",
+                        help="也看这个条目排第几、为什么 / also where this entry ranks for the query and why, below the results listed too")
     search.set_defaults(run=_search)
 
 
@@ -93,25 +108,61 @@ def _search(args) -> int:
         search_dir = args.site_dir / args.lang / "search"
         if not (search_dir / "manifest.json").exists():
             raise PitfallsError(f"--site-dir {args.site_dir}: {search_dir} has no search index: build the site first")
-        results = run_queries(search_dir, [args.query])[0]
+        if args.entry and not (args.site_dir / args.lang / args.entry / "index.html").is_file():
+            raise PitfallsError(f"--entry {args.entry}: the site in {args.site_dir} has no entry with this id")
+        results, standing = _ask(search_dir, args.query, args.entry)
     else:
         base = load_knowledge_base(args.content)
+        if args.entry and args.entry not in {record.id for record in base.records}:
+            raise PitfallsError(f"--entry {args.entry}: no entry in {args.content} has this id")
         with tempfile.TemporaryDirectory(prefix="pitfalls-search-") as tmp:
             write_site_index(base, args.lang, Path(tmp))
-            results = run_queries(Path(tmp) / "search", [args.query])[0]
-    results = [{**result, "url": entry_url(args.site_url, args.lang, result["id"])} for result in results]
+            results, standing = _ask(Path(tmp) / "search", args.query, args.entry)
+    results = [_with_url(result, args) for result in results]
     if not args.explain:
         for result in results:
             del result["explain"]
+    if standing and standing["result"]:
+        standing["result"] = _with_url(standing["result"], args)
     if args.json:
-        print(json.dumps(results, ensure_ascii=False, indent=2))
-    else:
-        if args.explain and results and (line := unread(results[0]["explain"])):
-            print(line)
-        for rank, result in enumerate(results, 1):
-            print(f"{rank:2}. {result['title']}  [{result['id']}]  ({result['score']:.2f})\n    {result['url']}")
-            if args.explain:
-                print(explanation(result["explain"]))
-        if not results:
-            print("no results", file=sys.stderr)
+        print(json.dumps({"results": results, "entry": standing} if standing else results, ensure_ascii=False, indent=2))
+        return 0
+    if args.explain and results and (line := unread(results[0]["explain"])):
+        print(line)
+    for rank, result in enumerate(results, 1):
+        _print_result(rank, result, args.explain)
+    if not results:
+        print("no results", file=sys.stderr)
+    if standing:
+        _print_standing(args.entry, standing, len(results), args.explain)
     return 0
+
+
+def _ask(search_dir: Path, query: str, entry: str | None) -> tuple[list[dict], dict | None]:
+    return entry_standing(search_dir, query, entry) if entry else (run_queries(search_dir, [query])[0], None)
+
+
+def _with_url(result: dict, args) -> dict:
+    return {**result, "url": entry_url(args.site_url, args.lang, result["id"])}
+
+
+def _print_result(rank: int, result: dict, explain: bool) -> None:
+    print(f"{rank:2}. {result['title']}  [{result['id']}]  ({result['score']:.2f})\n    {result['url']}")
+    if explain:
+        print(explanation(result["explain"]))
+
+
+def _print_standing(entry: str, standing: dict, listed: int, explained: bool) -> None:
+    """--entry: where the entry ranks among the entries the query matches and, unless --explain printed it above
+    already, why."""
+    rank, matched = standing["rank"], standing["matched"]
+    entries = f"{matched} {'entry' if matched == 1 else 'entries'} the query matches"
+    if rank is None:
+        print(f"[{entry}] is not among the {entries}: no word of the query, nor a reading of one, is in it")
+    elif rank <= listed:
+        print(f"[{entry}] is result {rank} of the {entries}")
+        if not explained:
+            print(explanation(standing["result"]["explain"]))
+    else:
+        print(f"[{entry}] ranks {rank} of the {entries}, below the {listed} listed:")
+        _print_result(rank, standing["result"], True)

@@ -57,6 +57,23 @@ test("search: Material's items and the ranked list", async () => {
   assert.deepEqual(found.items[0][0].terms, { alpha: true });
 });
 
+test("standing: an entry's place among every entry matched, past the ones listed, and why; none for one not matched", async () => {
+  // alpha in doc2's title, doc1's symptoms, doc0's steps, not in doc3; one entry listed
+  const files = index({ alpha: [0, 100, STEPS, 1, 100, SYMPTOMS, 2, 100, TITLE | titleChars(0, 5)], beta: [3, 100, TITLE] }, 4);
+  const engine = new Engine(fetcher(files), { options: { maxResults: 1 } });
+  assert.deepEqual((await engine.search("alpha")).ranked.map(r => r.id), ["doc2"]);
+  const last = await engine.standing("alpha", "doc0");
+  assert.deepEqual([last.matched, last.rank, last.result.id], [3, 3, "doc0"]);
+  assert.equal(last.result.explain.decidedBy, "words");  // below doc1, whose symptoms beat its steps
+  assert.deepEqual(last.result.explain.units, [{ unit: "alpha", weight: 0.847, match: 0.2,  // log(1 + 4 / 3); the steps
+    terms: [{ term: "alpha", reading: "typed", fields: ["steps"] }] }]);
+  assert.equal(last.result.explain.message, null);
+  const second = await engine.standing("alpha", "doc1");
+  assert.deepEqual([second.rank, second.result.id, second.result.explain.decidedBy], [2, "doc1", "words"]);
+  assert.deepEqual([(await engine.standing("alpha", "doc2")).rank], [1]);
+  assert.deepEqual(await engine.standing("alpha", "doc3"), { matched: 3, rank: null, result: null });
+});
+
 test("search: the score is rounded to two decimals", async () => {
   const found = await search(index({ alpha: [0, 100, STEPS] }, 1, { scoreScale: 3 }), "alpha");
   assert.equal(found[0].score, 33.33);

@@ -28,6 +28,7 @@
   const { coverage } = ranking;
   const FORMAT_VERSION = 13;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+  const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
@@ -340,7 +341,7 @@
 
     /* The first maxResults entries by the rules. The message rule: a message found whole in the query through the
      * index (any entry the query's words found), then on the first entries' d/ files (the query in a message; a
-     * message the index does not list under an English word: all Chinese). */
+     * message the index does not list under an English word: all Chinese). `found`: every entry the query matches. */
     async rank(text) {
       const [query, pasted] = await Promise.all([this.analyze(text), this.pastedWords(text)]);
       const key = messageKey(text);
@@ -360,7 +361,7 @@
         hit.foundMessage = whole || part || null;  // for explain
       }));
       ranking.evaluate(top, this.rules, this.options);
-      return { query, hits: top.sort(order) };
+      return { query, hits: top.sort(order), found: hits };
     }
 
     /* The English words and identifiers of a paste longer than maxQueryChars, all of it (the rules read its first and
@@ -414,13 +415,32 @@
       const { query, hits } = await this.rank(text);
       const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options))
         : [results.noResultsItem(this.manifest.messages, await this.nearestTerms(query))];
+      return { items, ranked: hits.map((hit, i) => this.ranked(hit, i ? hits[i - 1] : null, query)) };
+    }
+
+    /* Where the entry `id` ranks for `text`, and why (the CLI's --entry): {matched, rank, result}, its place among the
+     * `matched` entries the query finds and its `ranked` item; rank and result null when the query does not find it.
+     * Past the first maxResults the order is the rules' before the d/ files are read, as the engine chose those by:
+     * an entry below them is never looked at again. Reads the d/ files of the entries above it. */
+    async standing(text, id) {
+      await this.ready();
+      const { query, hits, found } = await this.rank(text);
+      const rest = found.filter(hit => !hits.includes(hit)).sort(ranking.compare(this.rules));
+      const order = [...hits, ...rest];
+      for (const [i, hit] of order.entries()) {
+        hit.data ||= await this.file(`d/${hit.doc}.json`);
+        if (entryId(hit) !== id) continue;
+        if (!hit.matched) this.markMatched(query, [hit]);
+        return { matched: order.length, rank: i + 1, result: this.ranked(hit, i ? order[i - 1] : null, query) };
+      }
+      return { matched: order.length, rank: null, result: null };
+    }
+
+    /* An entry of `ranked`: {id, title, score, exact, explain}; `before` is the entry ranked above it. */
+    ranked(hit, before, query) {
       const engine = this;
-      const ranked = hits.map((hit, i) => ({
-        id: hit.data.location.replace(/\/$/, ""), title: hit.data.title,
-        score: Math.round(hit.score * 100) / 100, exact: hit.message > 0,
-        get explain() { return engine.explain(hit, i ? hits[i - 1] : null, query); },  // when read (the CLI, tests)
-      }));
-      return { items, ranked };
+      return { id: entryId(hit), title: hit.data.title, score: Math.round(hit.score * 100) / 100, exact: hit.message > 0,
+        get explain() { return engine.explain(hit, before, query); } };  // when read (the CLI, tests)
     }
 
     /* Why an entry ranks where it does: each rule's value, the share of the query it matches, how far its title is
@@ -444,7 +464,7 @@
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
         linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
-        queryUnits: [...query.weights.keys()], common: query.common, message: hit.foundMessage };
+        queryUnits: [...query.weights.keys()], common: query.common, message: hit.foundMessage || null };
     }
 
     /* The index terms within closestEdits of the English words typed, for the "no results" item. */

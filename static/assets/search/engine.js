@@ -430,7 +430,7 @@
       for (const [i, hit] of order.entries()) {
         hit.data ||= await this.file(`d/${hit.doc}.json`);
         if (entryId(hit) !== id) continue;
-        if (!hit.matched) this.markMatched(query, [hit]);
+        this.markMatched(query, [hit]);  // the terms it has (the first maxResults have them already: the same)
         return { matched: order.length, rank: i + 1, result: this.ranked(hit, i ? order[i - 1] : null, query) };
       }
       return { matched: order.length, rank: null, result: null };

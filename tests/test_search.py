@@ -306,6 +306,10 @@ def test_search_command_names_where_an_entry_ranks_in_a_built_site(site):
                           cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[2] == "[ssh-port-blocked] is result 1 of the 1 entry the query matches"
+    assert (site / "zh" / "tags" / "index.html").is_file()  # a page, not an entry
+    done = subprocess.run([sys.executable, "-m", "pitfalls", "search", "fail2ban", "--entry", "tags", "--site-dir", str(site)],
+                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
+    assert (done.returncode, done.stderr) == (2, f"search: --entry tags: the site in {site} has no entry with this id\n")
 
 
 def test_entry_standing_below_the_results_listed(capsys):

@@ -108,7 +108,7 @@ def _search(args) -> int:
         search_dir = args.site_dir / args.lang / "search"
         if not (search_dir / "manifest.json").exists():
             raise PitfallsError(f"--site-dir {args.site_dir}: {search_dir} has no search index: build the site first")
-        if args.entry and not (args.site_dir / args.lang / args.entry / "index.html").is_file():
+        if args.entry and args.entry not in _indexed_entries(search_dir):
             raise PitfallsError(f"--entry {args.entry}: the site in {args.site_dir} has no entry with this id")
         results, standing = _ask(search_dir, args.query, args.entry)
     else:
@@ -136,6 +136,12 @@ def _search(args) -> int:
     if standing:
         _print_standing(args.entry, standing, len(results), args.explain)
     return 0
+
+
+def _indexed_entries(search_dir: Path) -> set[str]:
+    """The ids of the entries a built index holds: its d/ files' pages (a former id's redirect page, or a tag page,
+    is not one)."""
+    return {json.loads(page.read_text(encoding="utf-8"))["location"].rstrip("/") for page in (search_dir / "d").glob("*.json")}
 
 
 def _ask(search_dir: Path, query: str, entry: str | None) -> tuple[list[dict], dict | None]:

@@ -415,11 +415,11 @@
       const { query, hits } = await this.rank(text);
       const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options))
         : [results.noResultsItem(this.manifest.messages, await this.nearestTerms(query))];
-      return { items, ranked: hits.map((hit, i) => this.ranked(hit, i ? hits[i - 1] : null, query)) };
+      return { items, ranked: hits.map((hit, i) => this.rankedEntry(hit, i ? hits[i - 1] : null, query)) };
     }
 
     /* Where the entry `id` ranks for `text`, and why (the CLI's --entry): {matched, rank, result}, its place among the
-     * `matched` entries the query finds and its `ranked` item; rank and result null when the query does not find it.
+     * `matched` entries the query finds and its entry as `ranked` has it; rank and result null when the query does not find it.
      * Past the first maxResults the order is the rules' before the d/ files are read, as the engine chose those by:
      * an entry below them is never looked at again. Reads the d/ files of the entries above it. */
     async standing(text, id) {
@@ -431,13 +431,13 @@
         hit.data ||= await this.file(`d/${hit.doc}.json`);
         if (entryId(hit) !== id) continue;
         this.markMatched(query, [hit]);  // the terms it has (the first maxResults have them already: the same)
-        return { matched: order.length, rank: i + 1, result: this.ranked(hit, i ? order[i - 1] : null, query) };
+        return { matched: order.length, rank: i + 1, result: this.rankedEntry(hit, i ? order[i - 1] : null, query) };
       }
       return { matched: order.length, rank: null, result: null };
     }
 
     /* An entry of `ranked`: {id, title, score, exact, explain}; `before` is the entry ranked above it. */
-    ranked(hit, before, query) {
+    rankedEntry(hit, before, query) {
       const engine = this;
       return { id: entryId(hit), title: hit.data.title, score: Math.round(hit.score * 100) / 100, exact: hit.message > 0,
         get explain() { return engine.explain(hit, before, query); } };  // when read (the CLI, tests)

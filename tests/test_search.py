@@ -296,6 +296,8 @@ def test_search_command_names_where_an_entry_ranks(tmp_path):
     assert lines[2] == "[ssh-port-blocked] is result 1 of the 1 entry the query matches"
     assert lines[3].startswith("    message 0  words ") and lines[4].startswith("    · fail2ban (weight ")  # why, without --explain
     for words, message in ((("x", "--entry", "no-such-entry"), "search: --entry no-such-entry: no entry in "),
+                           (("x", "--entry", "cuda-oom-old", "--content", str(FIXTURES / "tiny")),
+                            "search: --entry cuda-oom-old: a former id of gpu-oom: ask for gpu-oom"),
                            (("x", "--entry", "no-such-entry", "--site-dir", str(tmp_path)), "search: --site-dir ")):
         done = ask(*words)
         assert done.returncode == 2 and done.stderr.startswith(message) and len(done.stderr.splitlines()) == 1, done.stderr

@@ -114,7 +114,9 @@ def _search(args) -> int:
     else:
         base = load_knowledge_base(args.content)
         if args.entry and args.entry not in {record.id for record in base.records}:
-            raise PitfallsError(f"--entry {args.entry}: no entry in {args.content} has this id")
+            renamed = next((record.id for record in base.records if args.entry in record.aliases), None)
+            raise PitfallsError(f"--entry {args.entry}: " + (f"a former id of {renamed}: ask for {renamed}" if renamed else
+                                                               f"no entry in {args.content} has this id"))
         with tempfile.TemporaryDirectory(prefix="pitfalls-search-") as tmp:
             write_site_index(base, args.lang, Path(tmp))
             results, standing = _ask(Path(tmp) / "search", args.query, args.entry)

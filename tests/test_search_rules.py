@@ -390,16 +390,33 @@ def test_a_capped_term_counts_as_in_as_many_entries_as_the_index_says():
     assert rank(index(terms, 40), "alpha beta")[0] == "doc0"
 
 
-def test_a_unit_counts_as_in_the_most_entries_of_its_terms_each_for_its_share_of_it():
+def test_a_unit_counts_as_in_the_entries_that_have_it_whole_or_else_the_most_of_its_terms_each_for_its_share():
     def weight(files, query, unit):
         return next(u["weight"] for u in search(files, query)[0]["explain"]["units"] if u["unit"] == unit)
     # alpha in 30 of 40 entries, its synonym delta (a phrase of one word: the unit whole) in 12: 30 counts
     terms = {"alpha": [0, 900, STEPS], "delta": [1, 100, STEPS]}
     files = index(terms, 40, synonyms=[[["alpha"], ["delta"]]], entries={"alpha": 30, "delta": 12})
     assert weight(files, "alpha", "alpha") == pytest.approx(math.log(1 + 40 / 30), abs=1e-3)
-    # 显存 in 30 entries is half of 显存不足: the unit counts as in 15 at least
-    files = index({"显存": [0, 900, STEPS], "不足": [0, 900, STEPS], "显存不足": [1, 100, STEPS]}, 40, entries={"显存": 30})
-    assert weight(files, "显存不足", "显存不足") == pytest.approx(math.log(1 + 40 / 15), abs=1e-3)
+    # 显存不足 whole in one entry (two, the floor), though 显存, half of it, is in 30: the unit counts as in two
+    rare = {"显存": [0, 900, STEPS], "不足": [0, 900, STEPS], "显存不足": [1, 100, STEPS]}
+    assert weight(index(rare, 40, entries={"显存": 30}), "显存不足", "显存不足") == pytest.approx(math.log(1 + 40 / 2), abs=1e-3)
+    # listed in doc1 only, but in 12 entries by the index's count
+    files = index(rare, 40, entries={"显存": 30, "显存不足": 12})
+    assert weight(files, "显存不足", "显存不足") == pytest.approx(math.log(1 + 40 / 12), abs=1e-3)
+    # 执行程序, which no entry has whole (执行 and 程序 cross 行程): 执行 in 30 entries is half of it, the unit counts as in 15
+    files = index({"执行": [0, 900, STEPS], "行程": [1, 100, STEPS], "程序": [1, 100, STEPS]}, 40, entries={"执行": 30})
+    assert weight(files, "执行程序", "执行程序") == pytest.approx(math.log(1 + 40 / 15), abs=1e-3)
+
+
+def test_a_word_of_the_query_is_as_rare_as_its_whole():
+    # 显存不足 崩溃: doc1 has 显存不足 in its steps; doc0 崩溃 (in six of 40 entries) in its steps. 显存, half of 显存不足,
+    # is in 30 entries: counted by its parts, 显存不足 would be as rare as 15 entries (1.299) and doc0's 崩溃 (2.037) win
+    files = index({"崩溃": [0, 900, STEPS], "显存不足": [1, 100, STEPS], "显存": [2, 100, STEPS]}, 40,
+                  entries={"崩溃": 6, "显存": 30})
+    found = search(files, "显存不足 崩溃")
+    assert [r["id"] for r in found] == ["doc1", "doc0", "doc2"]
+    assert [(u["unit"], u["weight"]) for u in found[0]["explain"]["units"]] == [("显存不足", pytest.approx(math.log(1 + 40 / 2), abs=1e-3))]
+    assert [(u["unit"], u["weight"]) for u in found[1]["explain"]["units"]] == [("崩溃", pytest.approx(math.log(1 + 40 / 6), abs=1e-3))]
 
 
 def test_a_capped_character_or_phrase_word_in_more_than_a_quarter_of_the_entries_counts_nothing():

@@ -190,15 +190,31 @@ test("a capped term counts as in as many entries as the index says", async () =>
   assert.equal(await first(index(terms, 40), "alpha beta"), "doc0");
 });
 
-test("a unit counts as in the most entries of its terms, each for its share of it", async () => {
+test("a unit counts as in the entries that have it whole; only where none does, as in the most of its terms, each for its share", async () => {
   const weight = async (files, query, unit) => (await search(files, query))[0].explain.units.find(u => u.unit === unit).weight;
   // alpha in 30 of 40 entries, its synonym delta (a phrase of one word: the unit whole) in 12: 30 counts
   const synonyms = index({ alpha: [0, 900, STEPS], delta: [1, 100, STEPS] }, 40,
     { synonyms: [[["alpha"], ["delta"]]], entries: { alpha: 30, delta: 12 } });
   assert.equal(await weight(synonyms, "alpha", "alpha"), 0.847);  // log(1 + 40 / 30)
-  // 显存 in 30 entries is half of 显存不足: the unit counts as in 15 at least
-  const half = index({ "显存": [0, 900, STEPS], "不足": [0, 900, STEPS], "显存不足": [1, 100, STEPS] }, 40, { entries: { "显存": 30 } });
-  assert.equal(await weight(half, "显存不足", "显存不足"), 1.299);  // log(1 + 40 / 15)
+  // 显存不足 whole in one entry (two, the floor), though 显存, half of it, is in 30: the unit counts as in two
+  const rare = { "显存": [0, 900, STEPS], "不足": [0, 900, STEPS], "显存不足": [1, 100, STEPS] };
+  assert.equal(await weight(index(rare, 40, { entries: { "显存": 30 } }), "显存不足", "显存不足"), 3.045);  // log(1 + 40 / 2)
+  // listed in doc1 only, but in 12 entries by the index's count
+  assert.equal(await weight(index(rare, 40, { entries: { "显存": 30, "显存不足": 12 } }), "显存不足", "显存不足"), 1.466);  // log(1 + 40 / 12)
+  // 执行程序, which no entry has whole (执行 and 程序 cross 行程): 执行 in 30 entries is half of it, the unit counts as in 15
+  const crossing = index({ "执行": [0, 900, STEPS], "行程": [1, 100, STEPS], "程序": [1, 100, STEPS] }, 40, { entries: { "执行": 30 } });
+  assert.equal(await weight(crossing, "执行程序", "执行程序"), 1.299);  // log(1 + 40 / 15)
+});
+
+test("a word of the query is as rare as its whole: the entry that has it whole before one with a rarer word and part of it", async () => {
+  // 显存不足 崩溃: doc1 has 显存不足 in its steps; doc0 崩溃 (in six of 40 entries) in its steps. 显存, half of 显存不足,
+  // is in 30 entries: counted by its parts, 显存不足 would be as rare as 15 entries (1.299) and doc0's 崩溃 (2.037) win
+  const files = index({ "崩溃": [0, 900, STEPS], "显存不足": [1, 100, STEPS], "显存": [2, 100, STEPS] }, 40,
+    { entries: { "崩溃": 6, "显存": 30 } });
+  const found = await search(files, "显存不足 崩溃");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0", "doc2"]);
+  assert.deepEqual(found[0].explain.units.map(u => [u.unit, u.weight]), [["显存不足", 3.045]]);
+  assert.deepEqual(found[1].explain.units.map(u => [u.unit, u.weight]), [["崩溃", 2.037]]);
 });
 
 test("a capped character or phrase word in more than a quarter of the entries counts nothing", async () => {

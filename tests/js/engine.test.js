@@ -258,14 +258,15 @@ test("filler words are dropped, unless the query is only filler", async () => {
 });
 
 test("Chinese: every substring that is a term counts, a word and the words inside it are one unit", async () => {
-  const files = index({ "显存不足": [1, 100, STEPS], "显存": [0, 900, STEPS, 2, 50, STEPS], "不足": [2, 50, STEPS],
+  const files = index({ "显存不足": [1, 100, STEPS, 4, 50, STEPS], "显存": [0, 900, STEPS, 2, 50, STEPS], "不足": [2, 50, STEPS],
     "爆": [3, 100, STEPS | ALONE] }, 8);
   const found = await search(files, "显存不足爆了");
-  // doc3: 爆, a lone character, half of log(1 + 8 / 1) in the steps, beats doc0's half of 显存不足 in its steps
-  assert.deepEqual(found.map(r => r.id), ["doc1", "doc2", "doc3", "doc0"]);
+  // doc3: 爆, a lone character, half of log(1 + 8 / 1) in the steps, beats doc0's half of 显存不足 (in two entries
+  // whole: log(1 + 8 / 2)) in its steps
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc2", "doc4", "doc3", "doc0"]);
   assert.deepEqual(found[0].explain.queryUnits, ["显存不足", "爆"]);  // 了 is no term
   assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)])), {
-    doc1: { "显存不足": 0.2 }, doc2: { "显存不足": 0.2 }, doc0: { "显存不足": 0.1 }, doc3: { "爆": 0.2 } });
+    doc1: { "显存不足": 0.2 }, doc2: { "显存不足": 0.2 }, doc4: { "显存不足": 0.2 }, doc0: { "显存不足": 0.1 }, doc3: { "爆": 0.2 } });
 });
 
 test("Chinese: words up to the index's longest term", async () => {

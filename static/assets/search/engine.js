@@ -224,7 +224,7 @@
     /* Every entry a term of the query occurs in: Map doc → hit (see ranking.js). */
     collect(query) {
       const hits = new Map();
-      const atLeast = new Map();  // unit → how many entries match it at least, from the counts of capped postings
+      const atLeast = new Map();  // unit → how many entries match it {whole, at all} at least, from capped postings' counts
       query.common = [];  // the words of synonym phrases not read, as too common ({term, entries}), for explain
       const [hanShift, latinShift] = this.manifest.titleCharsShift;
       for (const [term, info] of query.terms) {
@@ -238,10 +238,11 @@
           continue;
         }
         // what a unit's rarity counts is at least the entries of each of its terms (the postings of a common term are
-        // capped, its count is not), each for the share of the unit the term spans
+        // capped, its count is not): whole, those of a term spanning all of it; at all, each for the share it spans
         for (const unit of info.units) {
           const share = coverage(query.spans.get(unit), [{ span: info.span, match: 1 }]);
-          atLeast.set(unit, Math.max(atLeast.get(unit) || 0, entries * share));
+          const least = atLeast.get(unit) || { whole: 0, any: 0 };
+          atLeast.set(unit, { whole: Math.max(least.whole, share === 1 ? entries : 0), any: Math.max(least.any, entries * share) });
         }
         // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
         // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in
@@ -299,15 +300,24 @@
      * (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more than
      * maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
     weigh(query, hits, atLeast) {
-      // unit → the entries that match it, each counted for the share of it that it matches (an entry with nvidia
-      // alone counts half for nvidia-smi): a word of the query is as rare as its whole is
+      // unit → how many entries match it whole (one term, in any reading, spanning all of it) and how many at all, each
+      // counted for the share of it that it matches (an entry with nvidia alone counts half for nvidia-smi). A word of
+      // the query is as rare as its whole is: 显存不足 is in few entries, though 显存 and 不足 are each in many; its
+      // parts say how rare it is only where no entry has the whole (顯示卡記憶體不足, a run that no entry says)
       const matching = new Map();
       for (const hit of hits.values())
-        for (const [unit, found] of hit.units)
-          matching.set(unit, (matching.get(unit) || 0) + coverage(query.spans.get(unit), found.parts, true));
+        for (const [unit, found] of hit.units) {
+          const span = query.spans.get(unit);
+          const count = matching.get(unit) || { whole: 0, any: 0 };
+          count.any += coverage(span, found.parts, true);
+          if (found.parts.some(part => coverage(span, [part], true) === 1)) count.whole++;
+          matching.set(unit, count);
+        }
+      const none = { whole: 0, any: 0 };
       query.weights = new Map();
       for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
-        const n = Math.max(matching.get(unit) || 0, atLeast.get(unit) || 0);
+        const found = matching.get(unit) || none, least = atLeast.get(unit) || none;
+        const n = Math.max(found.whole, least.whole) || Math.max(found.any, least.any);
         if (!n) continue;
         const character = query.characters.has(unit);
         if (character && n > this.options.maxCharacterShare * this.manifest.docs) continue;

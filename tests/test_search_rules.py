@@ -407,6 +407,18 @@ def test_a_unit_counts_as_in_the_entries_that_have_it_whole_or_else_the_most_of_
     files = index({"执行": [0, 900, STEPS], "行程": [1, 100, STEPS], "程序": [1, 100, STEPS]}, 40, entries={"执行": 30})
     assert weight(files, "执行程序", "执行程序") == pytest.approx(math.log(1 + 40 / 15), abs=1e-3)
 
+    # the entries of each term counted together: 显存不足 in six entries (which say 显存 too), its synonym 爆显存 in four
+    # others, 显存 alone in 30 more: whole in ten of 100
+    def listed(first: int, count: int) -> list[int]:
+        return [value for d in range(first, first + count) for value in (d, 100, STEPS)]
+
+    files = index({"显存不足": listed(0, 6), "爆显存": listed(6, 4), "显存": listed(0, 6) + listed(10, 30)}, 100,
+                  synonyms=[[["显存不足"], ["爆显存"]]])
+    assert weight(files, "显存不足", "显存不足") == pytest.approx(math.log(1 + 100 / 10), abs=1e-3)
+    # and in part: 执行 in ten entries, 程序 in ten others, 行程 in one more, each half of 执行程序: ten and a half in all
+    files = index({"执行": listed(0, 10), "行程": [20, 100, STEPS], "程序": listed(10, 10)}, 40)
+    assert weight(files, "执行程序", "执行程序") == pytest.approx(math.log(1 + 40 / 10.5), abs=1e-3)
+
 
 def test_a_word_of_the_query_is_as_rare_as_its_whole():
     # 显存不足 崩溃: doc1 has 显存不足 in its steps; doc0 崩溃 (in six of 40 entries) in its steps. 显存, half of 显存不足,

@@ -204,6 +204,15 @@ test("a unit counts as in the entries that have it whole; only where none does, 
   // 执行程序, which no entry has whole (执行 and 程序 cross 行程): 执行 in 30 entries is half of it, the unit counts as in 15
   const crossing = index({ "执行": [0, 900, STEPS], "行程": [1, 100, STEPS], "程序": [1, 100, STEPS] }, 40, { entries: { "执行": 30 } });
   assert.equal(await weight(crossing, "执行程序", "执行程序"), 1.299);  // log(1 + 40 / 15)
+  // the entries of each term counted together: 显存不足 in six entries (which say 显存 too), its synonym 爆显存 in four
+  // others, 显存 alone in 30 more: whole in ten of 100
+  const listed = (first, count) => Array.from({ length: count }, (_, d) => [first + d, 100, STEPS]).flat();
+  const together = index({ "显存不足": listed(0, 6), "爆显存": listed(6, 4), "显存": listed(0, 6).concat(listed(10, 30)) }, 100,
+    { synonyms: [[["显存不足"], ["爆显存"]]] });
+  assert.equal(await weight(together, "显存不足", "显存不足"), 2.398);  // log(1 + 100 / 10)
+  // and in part: 执行 in ten entries, 程序 in ten others, 行程 in one more, each half of 执行程序: ten and a half in all
+  const halves = index({ "执行": listed(0, 10), "行程": [20, 100, STEPS], "程序": listed(10, 10) }, 40);
+  assert.equal(await weight(halves, "执行程序", "执行程序"), 1.571);  // log(1 + 40 / 10.5)
 });
 
 test("a word of the query is as rare as its whole: the entry that has it whole before one with a rarer word and part of it", async () => {

@@ -224,7 +224,7 @@
     /* Every entry a term of the query occurs in: Map doc → hit (see ranking.js). */
     collect(query) {
       const hits = new Map();
-      const atLeast = new Map();  // unit → how many entries match it {whole, at all} at least, from capped postings' counts
+      const atLeast = new Map();  // unit → how many entries match it {whole, at all} at least, by the index's counts
       query.common = [];  // the words of synonym phrases not read, as too common ({term, entries}), for explain
       const [hanShift, latinShift] = this.manifest.titleCharsShift;
       for (const [term, info] of query.terms) {
@@ -313,12 +313,11 @@
           if (found.parts.some(part => coverage(span, [part], true) === 1)) count.whole++;
           matching.set(unit, count);
         }
-      const none = { whole: 0, any: 0 };
       query.weights = new Map();
       for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
-        const found = matching.get(unit) || none, least = atLeast.get(unit) || none;
+        const found = matching.get(unit), least = atLeast.get(unit);
+        if (!found) continue;
         const n = Math.max(found.whole, least.whole) || Math.max(found.any, least.any);
-        if (!n) continue;
         const character = query.characters.has(unit);
         if (character && n > this.options.maxCharacterShare * this.manifest.docs) continue;
         const rarity = Math.log(1 + this.manifest.docs / Math.max(n, this.options.rarityFloor * this.manifest.docs));

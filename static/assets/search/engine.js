@@ -239,8 +239,10 @@
         }
         // what a unit's rarity counts is at least the entries of each of its terms (the postings of a common term are
         // capped, its count is not): whole, those of a term spanning all of it; at all, each for the share it spans
+        const spansWhole = new Set();
         for (const unit of info.units) {
           const share = coverage(query.spans.get(unit), [{ span: info.span, match: 1 }]);
+          if (share === 1) spansWhole.add(unit);
           const least = atLeast.get(unit) || { whole: 0, any: 0 };
           atLeast.set(unit, { whole: Math.max(least.whole, share === 1 ? entries : 0), any: Math.max(least.any, entries * share) });
         }
@@ -262,9 +264,11 @@
           const match = where * info.weight * (inside ? this.options.insideWordMatch : 1) / (1 - b + b * this.lengthShare[doc]);
           const score = list[k + 1] / this.manifest.scoreScale;
           for (const name of info.units) {
+            // a unit's matched parts; `whole`: a term spanning all of it is among them (its rarity, weigh)
             const unit = hit.units.get(name);
-            if (!unit) hit.units.set(name, { parts: [{ span: info.span, match }], penalty: info.penalty, score });
+            if (!unit) hit.units.set(name, { parts: [{ span: info.span, match }], penalty: info.penalty, score, whole: spansWhole.has(name) });
             else {
+              unit.whole = unit.whole || spansWhole.has(name);
               // terms of one span (a synonym group's) are one part, at the best match
               const same = unit.parts.find(part => part.span === info.span);
               if (same) same.match = Math.max(same.match, match);
@@ -307,10 +311,9 @@
       const matching = new Map();
       for (const hit of hits.values())
         for (const [unit, found] of hit.units) {
-          const span = query.spans.get(unit);
           const count = matching.get(unit) || { whole: 0, any: 0 };
-          count.any += coverage(span, found.parts, true);
-          if (found.parts.some(part => coverage(span, [part], true) === 1)) count.whole++;
+          count.any += coverage(query.spans.get(unit), found.parts, true);
+          if (found.whole) count.whole++;
           matching.set(unit, count);
         }
       query.weights = new Map();

@@ -242,9 +242,10 @@
         const spansWhole = new Set();
         for (const unit of info.units) {
           const share = coverage(query.spans.get(unit), [{ span: info.span, match: 1 }]);
-          if (share === 1) spansWhole.add(unit);
+          const whole = share === 1;
+          if (whole) spansWhole.add(unit);
           const least = atLeast.get(unit) || { whole: 0, any: 0 };
-          atLeast.set(unit, { whole: Math.max(least.whole, share === 1 ? entries : 0), any: Math.max(least.any, entries * share) });
+          atLeast.set(unit, { whole: Math.max(least.whole, whole ? entries : 0), any: Math.max(least.any, entries * share) });
         }
         // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
         // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in

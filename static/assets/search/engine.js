@@ -299,7 +299,8 @@
       return found;
     }
 
-    /* Each unit's weight in the words rule: its rarity, log(1 + N / n) for n of the N entries matching it (a word
+    /* Each unit's weight in the words rule: its rarity, log(1 + N / n) for n of the N entries matching it whole, or in
+     * part where none does (below; a word
      * in few entries says more about which one is meant than one in many; n is at least rarityFloor × N, as the
      * rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for a lone Chinese character
      * (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more than

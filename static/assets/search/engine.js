@@ -300,11 +300,10 @@
     }
 
     /* Each unit's weight in the words rule: its rarity, log(1 + N / n) for n of the N entries matching it whole, or in
-     * part where none does (below; a word
-     * in few entries says more about which one is meant than one in many; n is at least rarityFloor × N, as the
-     * rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for a lone Chinese character
-     * (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more than
-     * maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
+     * part where none does (below; a word in few entries says more about which one is meant than one in many; n is at
+     * least rarityFloor × N, as the rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for
+     * a lone Chinese character (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more
+     * than maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
     weigh(query, hits, atLeast) {
       // unit → how many entries match it whole (one term, in any reading, spanning all of it) and how many at all, each
       // counted for the share of it that it matches (an entry with nvidia alone counts half for nvidia-smi). A word of

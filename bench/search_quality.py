@@ -87,6 +87,7 @@ SETS = (
     QuerySet("dev", "bench/queries_dev.yml", "corpus"),
     QuerySet("dev, at 210", "bench/queries_dev_210.yml", "independent 210"),
     QuerySet("dev 2, at 210", "bench/queries_dev2_210.yml", "independent 210"),
+    QuerySet("dev 3", "bench/queries_dev3.yml", "corpus"),
     QuerySet("held-out", "bench/queries_heldout.yml", "corpus", held_out=True),
     QuerySet("held-out 2", "bench/queries_heldout2.yml", "corpus", held_out=True),
     QuerySet("held-out 3", "bench/queries_heldout3.yml", "corpus", held_out=True),

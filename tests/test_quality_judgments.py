@@ -62,7 +62,8 @@ INDEPENDENT_210 = (*INDEPENDENT_150, "bench/corpus_independent_3")
 
 
 @pytest.mark.parametrize(("name", "wiki", "about", "least"), [
-    ("queries_dev.yml", CORPUS_WIKI, CORPUS_WIKI, 150), ("queries_heldout.yml", CORPUS_WIKI, CORPUS_WIKI, 150),
+    ("queries_dev.yml", CORPUS_WIKI, CORPUS_WIKI, 150), ("queries_dev3.yml", CORPUS_WIKI, CORPUS_WIKI, 150),
+    ("queries_heldout.yml", CORPUS_WIKI, CORPUS_WIKI, 150),
     ("queries_heldout2.yml", CORPUS_WIKI, CORPUS_WIKI, 150), ("queries_heldout3.yml", CORPUS_WIKI, CORPUS_WIKI, 150),
     ("queries_heldout4.yml", CORPUS_WIKI, CORPUS_WIKI, 150), ("queries_heldout5.yml", CORPUS_WIKI, CORPUS_WIKI, 150),
     ("queries_seed_heldout.yml", CORPUS_WIKI, ("content",), 150),
@@ -95,8 +96,8 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     search_quality.every_set((), {}, misses=True)
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["set", "n", "misses", "top-1", "empty"]
-    rows = {line[:32].strip(): line[32:].split() for line in out[1:26]}  # n, misses, top-1, empty: every answer wrong
-    assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "dev, at 210", "dev 2, at 210", "held-out", "held-out 2", "held-out 3",
+    rows = {line[:32].strip(): line[32:].split() for line in out[1:27]}  # n, misses, top-1, empty: every answer wrong
+    assert list(rows) == ["seed", "seed at 172 entries", "corpus", "dev", "dev, at 210", "dev 2, at 210", "dev 3", "held-out", "held-out 2", "held-out 3",
                           "held-out 4", "held-out 5", "seed held-out", "seed held-out at 12 entries",
                           "seed, independent 90", "seed held-out, independent 90", "independent, blind",
                           "seed, independent 150", "seed held-out, independent 150", "independent, blind, at 150",
@@ -105,7 +106,7 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
     assert all(n == misses and top1 == "0.00" and empty == "0" for n, misses, top1, empty in rows.values())
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev", "dev, at 210",
-                                                              "dev 2, at 210")) > 0
+                                                              "dev 2, at 210", "dev 3")) > 0
     assert not [line for line in listed if line.startswith(("MISS held-out", "MISS seed held-out", "MISS seed, independent",
                                                             "MISS independent"))]
 
@@ -124,7 +125,7 @@ def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsy
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["set", "n", "before", "after", "right", "wrong"]
     rows = {line[:32].strip(): [int(n) for n in line[32:].split()] for line in out[1:]}
-    assert len(rows) == 25
+    assert len(rows) == 26
     lengths = [len(q["q"]) for q in SEED_QUERIES]
     assert rows["seed"] == [210, sum(n % 2 != 0 for n in lengths), sum(n % 3 != 0 for n in lengths),
                             sum(n % 2 != 0 and n % 3 == 0 for n in lengths), sum(n % 2 == 0 and n % 3 != 0 for n in lengths)]
@@ -356,9 +357,10 @@ def test_against_first_counts_each_factor_of_the_right_entry_against_the_first_o
     out = capsys.readouterr().out.splitlines()
     rows = {line[:24].strip(): [int(n) for n in line[24:].split()] for line in out[2:]}
     readable = [q for name in ("tests/search_queries.yml", "tests/search_queries.yml", "tests/search_queries_corpus.yml",
-                               "bench/queries_dev.yml", "bench/queries_dev_210.yml", "bench/queries_dev2_210.yml")
+                               "bench/queries_dev.yml", "bench/queries_dev_210.yml", "bench/queries_dev2_210.yml",
+                               "bench/queries_dev3.yml")
                 for q in search_quality.load_queries(ROOT / name)]
     even = sum(len(q["q"]) % 2 == 0 for q in readable)
-    assert 0 < even < len(readable) == 1796  # the six readable sets, every query asked
+    assert 0 < even < len(readable) == 2140  # the seven readable sets, every query asked
     assert rows == {"share of the query": [0, even, 0, 0], "title agreement": [even, 0, 0, 0],
                     "linked from": [0, 0, 0, len(readable) - even], "shorter": [0, 0, 0, 0], "BM25F score": [0, 0, 0, 0]}

@@ -61,6 +61,13 @@ test("filler: its characters are not read alone, and a word reaching past it sti
   assert.deepEqual(await rank(files, "怎么办法"), ["doc3"]);
 });
 
+test("filler: a complement after a verb and 不 is not read, so 推不上去 (cannot push) does not find 推上去 (pushed)", async () => {
+  // doc0 says 上去 in its title (推上去的提交 of the force-push entry), 推 in a step; doc1 says 推 in its title
+  const files = index({ "上去": [0, 100, TITLE | titleChars(6, 0)], "推": [0, 100, STEPS, 1, 100, TITLE | titleChars(6, 0)] }, 10);
+  assert.deepEqual(await rank(files, "推不上去"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "推上去"), ["doc0", "doc1"]);  // typed without 不, the complement counts
+});
+
 test("typos: the first eight unknown words, each counted once", async () => {
   const letters = [..."abcdefghi"];
   const terms = {};

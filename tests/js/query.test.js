@@ -5,7 +5,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const { load } = require("./helpers.js");
 
-const { Query } = load("query");
+const { Query, fillerSpans } = load("query");
 
 test("Query: runs, kept words and their units, identifiers", () => {
   const query = new Query("显存 running a1b2c3d4 x fail2ban torch.load 了");
@@ -35,4 +35,15 @@ test("Query.add: a term keeps its best reading, a unit its first span", () => {
   query.add("v", { units: ["w"], span: [1, 2], within: [0, 3], reading: "typed", weight: 1, penalty: 0, surface: "v" });
   assert.deepEqual(query.spans.get("w"), [0, 3]);
   assert.deepEqual(query.units(), new Set(["u", "w"]));
+});
+
+test("fillerSpans: the stopwords, and a directional complement only after a verb and 不", () => {
+  const stopwords = new Set(["怎么办", "了"]);
+  assert.deepEqual(fillerSpans("显存怎么办了", stopwords, 3), [[2, 5], [5, 6]]);
+  assert.deepEqual(fillerSpans("代码推不上去", stopwords, 3), [[4, 6]]);  // 推不上去: cannot push
+  assert.deepEqual(fillerSpans("寫不進去了", stopwords, 3), [[2, 4], [4, 5]]);  // traditional
+  assert.deepEqual(fillerSpans("代码推上去", stopwords, 3), []);  // pushed: the complement says what happened
+  assert.deepEqual(fillerSpans("不上去", stopwords, 3), []);  // no verb before 不
+  assert.deepEqual(fillerSpans("推不上", stopwords, 3), []);  // 上 alone is not a compound complement
+  assert.deepEqual(fillerSpans("推不動", stopwords, 3), []);
 });

@@ -23,7 +23,7 @@
 
   const { defaultSearchOptions } = optionsModule;
   const { PIECES, normalize, keepWord, stem, compounds, messageKey, messageChars, messageIn, shardOf, shardProbes, isHan } = analysis;
-  const { Query, excerpt, stretches } = queryModule;
+  const { Query, excerpt, fillerSpans, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
   const FORMAT_VERSION = 13;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
@@ -166,13 +166,9 @@
       return own;
     }
 
-    /* [start, end) of each filler word (stopwords) in a run of Chinese. */
+    /* [start, end) of each filler word in a run of Chinese (query.js fillerSpans). */
     filler(text) {
-      const spans = [];
-      for (let i = 0; i < text.length; i++)
-        for (let n = 1; n <= Math.min(this.longestStopword, text.length - i); n++)
-          if (this.stopwords.has(text.substr(i, n))) spans.push([i, i + n]);
-      return spans;
+      return fillerSpans(text, this.stopwords, this.longestStopword);
     }
 
     /* Where the filler that ends a run of Chinese starts (the run's length when none ends it). */

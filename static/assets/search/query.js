@@ -48,6 +48,24 @@
     return starts;
   }
 
+  /* The compound directional complements of Chinese grammar (复合趋向补语), simplified and traditional. After 不 they make
+   * the potential complement, "cannot V" (推不上去, 写不进去, 登不上去): the verb and 不 say what happened; the complement
+   * only its direction, and matched alone it found the entries that say the opposite (推上去的提交 for 推不上去). */
+  const COMPLEMENTS = new Set(("上来 上去 下来 下去 进来 进去 出来 出去 回来 回去 过来 过去 起来 " +
+    "上來 下來 進來 進去 出來 回來 過來 過去 起來").split(" "));
+
+  /* [start, end) of each filler word in a run of Chinese: the `stopwords` (怎么办, 一直, 吗 …, at most `longest`
+   * characters), and a complement after a verb and 不. */
+  function fillerSpans(text, stopwords, longest) {
+    const spans = [];
+    for (let i = 0; i < text.length; i++) {
+      for (let n = 1; n <= Math.min(longest, text.length - i); n++)
+        if (stopwords.has(text.substr(i, n))) spans.push([i, i + n]);
+      if (i >= 2 && text[i - 1] === "不" && COMPLEMENTS.has(text.substr(i, 2))) spans.push([i, i + 2]);
+    }
+    return spans;
+  }
+
   /* What of a query is analysed: all of it, or of a paste longer than `limit` its first and last limit / 2
    * characters, a line apart: a log line names its error first, a traceback last (the message rule reads all). */
   function excerpt(text, limit) {
@@ -100,5 +118,5 @@
     }
   }
 
-  return { Query, excerpt, nested, stretches };
+  return { Query, excerpt, fillerSpans, nested, stretches };
 });

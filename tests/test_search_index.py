@@ -83,7 +83,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4), ("keywords", "", 0.8)]
-    assert index.manifest["formatVersion"] == 13 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 14 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -159,6 +159,23 @@ def test_a_word_only_the_keywords_say_finds_the_entry_as_its_labels_would(tmp_pa
     write_site_index(load_knowledge_base(content), "zh", tmp_path / "site")
     [ranked] = run_queries(tmp_path / "site" / "search", ["超时"])
     assert [result["id"] for result in ranked][:1] == (["c"] if keywords else ["a"])
+
+
+def test_a_word_the_index_splits_counts_where_a_keyword_says_it_as_typed(tmp_path):
+    """端口占用 is no term: jieba cuts 端口 and 占用 apart. a and c both have the two words in their keywords, a as two
+    keywords, c as the one 端口占用; a comes first by its BM25 score (the shorter keywords), c by the words rule once
+    the keyword in c's d/ file says the query as typed (× 1 + 0.25 × all of the query). Index and engine together."""
+    content = _content(tmp_path, [{"id": "a", "extra": "keywords:\n  zh: [端口, 占用]\n"}, {"id": "b"},
+                                  {"id": "c", "extra": "keywords:\n  zh: [端口占用]\n"}])
+    write_site_index(load_knowledge_base(content), "zh", tmp_path / "site")
+    assert _postings(build_index(load_knowledge_base(content), "zh"), "端口占用") == {}
+    assert _postings(build_index(load_knowledge_base(content), "zh"), "占用")  # its words are
+    [ranked] = run_queries(tmp_path / "site" / "search", ["端口占用"])
+    assert [result["id"] for result in ranked] == ["c", "a"]
+    assert [result["explain"]["splitWords"] for result in ranked] == [1, 0]
+    assert ranked[1]["explain"]["decidedBy"] == "words"
+    [ranked] = run_queries(tmp_path / "site" / "search", ["端口占用"], options={"splitWordWeight": 0})
+    assert [result["id"] for result in ranked] == ["a", "c"]
 
 
 def test_a_term_keeps_its_400_best_entries(tmp_path):
@@ -389,7 +406,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 13, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
+        "formatVersion": 14, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],
@@ -430,13 +447,16 @@ def test_the_files_of_an_index(tmp_path):
     assert files["c/0.json"] is index.completions[0] and "han" not in files["c/0.json"]
     # the traditional forms of the terms, and of the synonyms' Chinese terms
     assert index.shards[0]["variants"]["顯存不足"] == ["显存不足"] and index.shards[0]["variants"]["標題"] == ["标题"]
-    # what a result shows: its location, title, tags, the lines of each section that has an anchor, its messages
+    # what a result shows: its location, title, tags, the lines of each section that has an anchor, its messages; and
+    # its keywords (none here)
     assert index.docs[1] == {"location": "b/", "title": "Out of memory", "tags": ["CUDA"],
-                             "sections": [[2, ["Lower the batch"]], [3, ["现象"]], [4, ["步骤"]]], "messages": ["现象"]}
+                             "sections": [[2, ["Lower the batch"]], [3, ["现象"]], [4, ["步骤"]]], "messages": ["现象"],
+                             "keywords": []}
 
 
 def test_a_result_shows_its_sections_and_its_error_messages_once(tmp_path):
     extra = ('cause: {zh: 原因, en: The cause}\nenvironment: {os: Ubuntu 22.04}\n'
+             'keywords: {zh: [端口占用, 显存预分配], en: [port in use]}\n'
              'verification: {zh: 再试, en: Try again, code: nvidia-smi}\n'
              'signatures:\n  - exact: "CUDA error: out of memory"\n  - exact: "NCCL timeout <num>"\n  - regex: "watchdog \\\\d+"\n'
              '  - exact: "invalid load key, \'<\'."\n')
@@ -452,6 +472,8 @@ def test_a_result_shows_its_sections_and_its_error_messages_once(tmp_path):
         # letters, digits, Chinese and the symbols that are content (< of an HTML page); once; a signature with a
         # placeholder or a regex as the text every line it matches holds, in runs (nothing of the placeholder)
         "messages": ["cudaerroroutofmemory", "nccltimeout", "watchdog", "invalidloadkey<"],
+        # the site language's keywords as written: where the engine finds a Chinese word the index splits (端口占用)
+        "keywords": ["端口占用", "显存预分配"],
     }
 
 

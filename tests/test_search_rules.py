@@ -33,7 +33,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard; `entries`: term → how many
     entries have it, for a term whose postings the index capped."""
     manifest = {
-        "formatVersion": 13, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
+        "formatVersion": 14, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -48,7 +48,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
              "p/0.json": pinyin or {}, "c/0.json": completions or {}}
     files |= {f"w/{n}.json": w for n, w in (words or {}).items()}
     files |= {f"d/{n}.json": {"location": f"doc{n}/", "title": (titles or {}).get(n, f"doc {n}"), "tags": [],
-                              "sections": [], "messages": (messages or {}).get(n, [])} for n in range(docs)}
+                              "sections": [], "messages": (messages or {}).get(n, []), "keywords": []} for n in range(docs)}
     return files
 
 
@@ -753,7 +753,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 13: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 14: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

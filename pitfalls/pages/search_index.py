@@ -50,7 +50,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 13
+FORMAT_VERSION = 14
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -302,7 +302,9 @@ def _shard_count(size: int) -> int:
 
 
 def _doc_data(text: EntryText, messages: list[str], lang: str) -> dict:
-    """What a result shows of an entry (plain text; the engine escapes and highlights it), and its error messages."""
+    """What a result shows of an entry (plain text; the engine escapes and highlights it), its error messages and its
+    keywords (with the title, tags, quick fix and symptoms, what the engine finds a word the index splits in, since
+    index format 14)."""
     record = text.record
     sections = [[bit, text.fields[field.name]] for bit, field in enumerate(FIELDS)
                 if field.anchor and text.fields[field.name]]
@@ -312,6 +314,7 @@ def _doc_data(text: EntryText, messages: list[str], lang: str) -> dict:
         "tags": [tag.get(lang) for tag in record.tags],
         "sections": sections,
         "messages": messages,
+        "keywords": text.fields.get("keywords", []),
     }
 
 

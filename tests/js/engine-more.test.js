@@ -68,6 +68,39 @@ test("filler: a complement after a verb and 不 is not read, so 推不上去 (ca
   assert.deepEqual(await rank(files, "推上去"), ["doc0", "doc1"]);  // typed without 不, the complement counts
 });
 
+test("split words: a Chinese word typed alone that the index has only in pieces counts where an entry states it", async () => {
+  // doc0 and doc1 say 端口 and 占用 apart in their steps, doc0 with the better score; doc1 says 端口占用 as typed in a
+  // keyword, doc0 only in a step (bit 4)
+  const terms = { "端口": [0, 200, STEPS, 1, 100, STEPS], "占用": [0, 200, STEPS, 1, 100, STEPS] };
+  const files = index(terms, 2, { keywords: { 1: ["ssh 端口占用"] }, sections: { 0: [[4, ["本地端口占用"]]] } });
+  assert.deepEqual(await rank(files, "端口占用"), ["doc1", "doc0"]);
+  // the share of the query's weight in it: 端口 and 占用 weigh log(1 + 3/2) each, 分布式 (doc2) log(1 + 3/1)
+  const three = index({ ...terms, "分布式": [2, 100, STEPS] }, 3, { keywords: { 1: ["ssh 端口占用"] } });
+  const two = 2 * Math.log(1 + 3 / 2);
+  assert.equal((await search(three, "分布式 端口占用")).find(r => r.id === "doc1").explain.splitWords,
+    Math.round(1000 * two / (two + Math.log(1 + 3))) / 1000);
+  assert.deepEqual(await rank(files, "端口占用", { options: { splitWordWeight: 0 } }), ["doc0", "doc1"]);
+  // the words and their shares: an English word after the run is not in it
+  const alpha = index({ ...terms, alpha: [2, 100, STEPS] }, 3);
+  const engine = engineFor(alpha);
+  assert.deepEqual(engine.splitWords((await engine.rank("端口占用 alpha")).query),
+    [{ text: "端口占用", share: two / (two + Math.log(1 + 3)) }]);
+  // in the quick fix (bit 2), a symptom (bit 3), the title or a tag as in a keyword
+  for (const said of [{ sections: { 1: [[2, ["先查端口占用"]]] } }, { sections: { 1: [[3, ["端口占用"]]] } },
+    { titles: { 1: "端口占用" } }, { tags: { 1: ["端口占用"] } }]) {
+    assert.deepEqual(await rank(index(terms, 2, said), "端口占用"), ["doc1", "doc0"]);
+  }
+  const keyword = (text, settings = {}) => index(terms, 2, { keywords: { 1: [text] }, ...settings });
+  // at most 6 characters: 甲, 乙 and 丙 are in no entry, a run of 7 says no word
+  assert.deepEqual(await rank(keyword("甲端口占用乙"), "甲端口占用乙"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(keyword("甲端口占用乙丙"), "甲端口占用乙丙"), ["doc0", "doc1"]);
+  // not with filler in it, nor a word the index has whole (doc2 has it in its steps: the words rule counts it, and doc1,
+  // which would come first with the split word counted, stays below doc0 by the score)
+  assert.deepEqual(await rank(keyword("端口占用了", { stopwords: ["了"] }), "端口占用了"), ["doc0", "doc1"]);
+  const whole = index({ ...terms, "端口占用": [2, 100, STEPS] }, 3, { keywords: { 1: ["端口占用"] } });
+  assert.deepEqual(await rank(whole, "端口占用"), ["doc0", "doc1", "doc2"]);
+});
+
 test("typos: the first eight unknown words, each counted once", async () => {
   const letters = [..."abcdefghi"];
   const terms = {};
@@ -204,5 +237,5 @@ test("the console error for an index of another format is written once, however 
   } finally {
     console.error = original;
   }
-  assert.deepEqual(errors, ["search: the index is format 7, this engine reads 13: reload the page"]);
+  assert.deepEqual(errors, ["search: the index is format 7, this engine reads 14: reload the page"]);
 });

@@ -11,7 +11,7 @@ const readings = load("readings");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 13);
+  assert.equal(FORMAT_VERSION, 14);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -88,6 +88,7 @@ test("explain: each rule's value, the rule that put an entry below the one befor
     rules: { message: 0, words: 1.224, typo: 0, score: 4 },
     share: 0.88,
     title: 0.133,
+    splitWords: 0,
     linkedFrom: 2,
     length: 1,
     decidedBy: null,
@@ -218,7 +219,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 13: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 14: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;

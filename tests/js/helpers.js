@@ -18,11 +18,11 @@ const titleChars = (han, latin) => han << 13 | latin << 21;
 
 /* A hand-made index: one term shard, entries doc0, doc1, …: {path: content}. */
 function makeIndex(terms, docs, { synonyms = [], entries = {}, words = {}, completions = {}, pinyin = {}, messages = {}, anchored = {}, titles = {}, variants = {},
-  stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {},
+  stopwords = ["the"], syllables = "a ai an ban ben chang e xian cun", fields = FIELDS, sections = {}, tags = {}, keywords = {},
   shards = 1, splitCharacters = "", maxTermChars = 12, scoreScale = 100, lang = "en", locations = {}, linkedFrom = Array(docs).fill(0),
   lengths = Array(docs).fill(100) } = {}) {
   const manifest = {
-    formatVersion: 13, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
+    formatVersion: 14, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
     titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b), completionShards: 1, linkedFrom, lengths,
@@ -41,7 +41,7 @@ function makeIndex(terms, docs, { synonyms = [], entries = {}, words = {}, compl
   for (const [n, list] of Object.entries(words)) files[`w/${n}.json`] = list;
   for (let n = 0; n < docs; n++)
     files[`d/${n}.json`] = { location: locations[n] || `doc${n}/`, title: titles[n] || `doc ${n}`, tags: tags[n] || [],
-      sections: sections[n] || [], messages: messages[n] || [] };
+      sections: sections[n] || [], messages: messages[n] || [], keywords: keywords[n] || [] };
   return files;
 }
 

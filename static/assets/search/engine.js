@@ -26,9 +26,10 @@
   const { Query, excerpt, fillerSpans, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const { coverage } = ranking;
-  const FORMAT_VERSION = 13;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 14;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
   const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
+  const STATEMENTS = new Set(["quick_fix", "symptoms"]);  // with the title, tags and keywords: what an entry says it is about
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
@@ -331,7 +332,7 @@
       const queryScripts = { han: query.typedHan, latin: !weighed.every(isHan) };
       for (const hit of hits.values()) {
         hit.queryScripts = queryScripts;
-        hit.words = hit.titleWords = hit.typo = hit.score = 0;
+        hit.words = hit.titleWords = hit.typo = hit.score = hit.splitWords = 0;
         for (const [unit, weight] of query.weights) {
           const found = hit.units.get(unit);
           if (!found) continue;
@@ -362,15 +363,43 @@
       ranking.evaluate(hits, this.rules, this.options);
       const top = ranking.best(hits, order, this.options.maxResults);
       this.markMatched(query, top);
+      const splitWords = this.splitWords(query);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
         const whole = hit.data.messages.find(m => this.holdsMessage(key, m));
         const part = key.length >= minPartialChars ? hit.data.messages.find(m => m.includes(key)) : undefined;
         hit.message = whole ? 2 : part ? 1 : 0;
         hit.foundMessage = whole || part || null;  // for explain
+        hit.splitWords = ranking.statedShare(splitWords, this.statements(hit.data));
       }));
       ranking.evaluate(top, this.rules, this.options);
       return { query, hits: top.sort(order), found: hits };
+    }
+
+    /* The Chinese words typed alone (a run between spaces, punctuation or letters, at most maxSplitWordChars long, no
+     * filler in it) that the index has only in pieces, neither its term nor the vocabulary's, each with the share of the query's
+     * weight inside it (0 when no piece of it is weighed): {text, share} for ranking.statedShare. */
+    splitWords(query) {
+      let total = 0;
+      for (const weight of query.weights.values()) total += weight;
+      const words = [];
+      for (const { text, start } of query.runs) {
+        if (text.length > this.options.maxSplitWordChars || this.filler(text).length || this.knows(text)) continue;
+        let inside = 0;
+        for (const [unit, weight] of query.weights) {
+          const [from, to] = query.spans.get(unit);
+          if (from >= start && to <= start + text.length) inside += weight;
+        }
+        words.push({ text, share: inside / total });
+      }
+      return words;
+    }
+
+    /* What an entry says it is about, from its d/ file: its title, tags, keywords, quick fix and symptoms. */
+    statements(data) {
+      const { fields } = this.manifest;
+      return [data.title, ...data.tags, ...data.keywords,
+        ...data.sections.filter(([bit]) => STATEMENTS.has(fields[bit][0])).flatMap(([, lines]) => lines)];
     }
 
     /* The English words and identifiers of a paste longer than maxQueryChars, all of it (the rules read its first and
@@ -472,6 +501,7 @@
       }));
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
+        splitWords: round(hit.splitWords),
         linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
         queryUnits: [...query.weights.keys()], common: query.common, message: hit.foundMessage || null };
     }

@@ -315,7 +315,7 @@ def test_search_command_names_where_an_entry_ranks_in_a_built_site(site):
 
 
 def test_entry_standing_below_the_results_listed(capsys):
-    explain = {"rules": {"message": 0, "words": 0.356, "typo": 0, "score": 5}, "share": 0.324, "title": 0, "splitWords": 0, "linkedFrom": 11,
+    explain = {"rules": {"message": 0, "words": 0.356, "typo": 0, "score": 5}, "share": 0.324, "title": 0, "phrases": 0, "linkedFrom": 11,
                "length": 0.49, "decidedBy": "words", "message": None, "queryUnits": ["梯度检查点"], "common": [],
                "units": [{"unit": "梯度检查点", "weight": 1.821, "match": 0.324,
                           "terms": [{"term": "梯度检查点", "reading": "typed", "fields": ["steps"]}]}]}
@@ -334,7 +334,7 @@ def test_entry_standing_below_the_results_listed(capsys):
 
 
 def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
-    explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "share": 0.4, "title": 0.25, "splitWords": 0, "linkedFrom": 3, "length": 0.62, "decidedBy": "words",
+    explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "share": 0.4, "title": 0.25, "phrases": 0, "linkedFrom": 3, "length": 0.62, "decidedBy": "words",
                "message": "torch outofmemoryerror", "queryUnits": ["torch", "oom", "显存"],
                "units": [{"unit": "torch", "weight": 2.262, "match": 1, "terms": [{"term": "torch", "reading": "typed", "fields": ["title", "steps"]}]},
                          {"unit": "oom", "weight": 0.8, "match": 0.5, "terms": [{"term": "oom", "reading": "typed", "fields": ["tags"]},
@@ -352,8 +352,8 @@ def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
     assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
         "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
     # the share of the query in Chinese words the index splits that the entry says as typed, when there is some
-    assert explanation(explain | {"splitWords": 0.57}).split("\n")[0] == (
-        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62, split words 0.57)  typo 1  score 9.5"
+    assert explanation(explain | {"phrases": 0.57}).split("\n")[0] == (
+        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62, phrases 0.57)  typo 1  score 9.5"
         "  (below the one before by: words)")
 
 

@@ -172,9 +172,9 @@ def test_a_word_the_index_splits_counts_where_a_keyword_says_it_as_typed(tmp_pat
     assert _postings(build_index(load_knowledge_base(content), "zh"), "占用")  # its words are
     [ranked] = run_queries(tmp_path / "site" / "search", ["端口占用"])
     assert [result["id"] for result in ranked] == ["c", "a"]
-    assert [result["explain"]["splitWords"] for result in ranked] == [1, 0]
+    assert [result["explain"]["phrases"] for result in ranked] == [1, 0]
     assert ranked[1]["explain"]["decidedBy"] == "words"
-    [ranked] = run_queries(tmp_path / "site" / "search", ["端口占用"], options={"splitWordWeight": 0})
+    [ranked] = run_queries(tmp_path / "site" / "search", ["端口占用"], options={"phraseWeight": 0})
     assert [result["id"] for result in ranked] == ["a", "c"]
 
 

@@ -58,14 +58,14 @@ def explanation(explain: dict) -> str:
     """The lines `--explain` prints under a result: the rules' values (the words rule's with its factors: the
     share of the query matched, how far the title is the query, how many entries name it as related, and the entry's
     length over the average's, against which its body matches were measured; and, when some, the share of the query in
-    Chinese words typed alone that the index splits and the entry states as typed) and the rule
+    phrases whose words the index has only apart that the entry states as typed) and the rule
     that placed the entry below the one before it; the error message the message rule found (reduced to its letters,
     digits and Chinese; a signature's runs a `…` apart); then each piece of the query the entry matched: its weight
     (its rarity) and how much of it the entry matched (by where and how it was read, 0 … 1), the share being the sum of
     weight × match over the weight of all the query's pieces; with the terms, how each was read and where."""
-    split = f", split words {explain['splitWords']:g}" if explain["splitWords"] else ""
+    phrases = f", phrases {explain['phrases']:g}" if explain["phrases"] else ""
     factors = (f"share {explain['share']:g}, title {explain['title']:g}, linked from {explain['linkedFrom']}, "
-               f"length {explain['length']:g}{split}")
+               f"length {explain['length']:g}{phrases}")
     rules = "  ".join(f"{name} {value:g}" + (f" ({factors})" if name == "words" else "") for name, value in explain["rules"].items())
     decided = f"  (below the one before by: {explain['decidedBy']})" if explain["decidedBy"] else ""
     lines = [f"    {rules}{decided}"]

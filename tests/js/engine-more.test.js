@@ -68,7 +68,7 @@ test("filler: a complement after a verb and 不 is not read, so 推不上去 (ca
   assert.deepEqual(await rank(files, "推上去"), ["doc0", "doc1"]);  // typed without 不, the complement counts
 });
 
-test("split words: a Chinese word typed alone that the index has only in pieces counts where an entry states it", async () => {
+test("phrases: a Chinese word typed alone that the index has only in pieces counts where an entry states it", async () => {
   // doc0 and doc1 say 端口 and 占用 apart in their steps, doc0 with the better score; doc1 says 端口占用 as typed in a
   // keyword, doc0 only in a step (bit 4)
   const terms = { "端口": [0, 200, STEPS, 1, 100, STEPS], "占用": [0, 200, STEPS, 1, 100, STEPS] };
@@ -77,13 +77,13 @@ test("split words: a Chinese word typed alone that the index has only in pieces 
   // the share of the query's weight in it: 端口 and 占用 weigh log(1 + 3/2) each, 分布式 (doc2) log(1 + 3/1)
   const three = index({ ...terms, "分布式": [2, 100, STEPS] }, 3, { keywords: { 1: ["ssh 端口占用"] } });
   const two = 2 * Math.log(1 + 3 / 2);
-  assert.equal((await search(three, "分布式 端口占用")).find(r => r.id === "doc1").explain.splitWords,
+  assert.equal((await search(three, "分布式 端口占用")).find(r => r.id === "doc1").explain.phrases,
     Math.round(1000 * two / (two + Math.log(1 + 3))) / 1000);
-  assert.deepEqual(await rank(files, "端口占用", { options: { splitWordWeight: 0 } }), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "端口占用", { options: { phraseWeight: 0 } }), ["doc0", "doc1"]);
   // the words and their shares: an English word after the run is not in it
   const alpha = index({ ...terms, alpha: [2, 100, STEPS] }, 3);
   const engine = engineFor(alpha);
-  assert.deepEqual(engine.splitWords((await engine.rank("端口占用 alpha")).query),
+  assert.deepEqual(engine.phrases((await engine.rank("端口占用 alpha")).query),
     [{ text: "端口占用", share: two / (two + Math.log(1 + 3)) }]);
   // in the quick fix (bit 2), a symptom (bit 3), the title or a tag as in a keyword
   for (const said of [{ sections: { 1: [[2, ["先查端口占用"]]] } }, { sections: { 1: [[3, ["端口占用"]]] } },
@@ -99,6 +99,24 @@ test("split words: a Chinese word typed alone that the index has only in pieces 
   assert.deepEqual(await rank(keyword("端口占用了", { stopwords: ["了"] }), "端口占用了"), ["doc0", "doc1"]);
   const whole = index({ ...terms, "端口占用": [2, 100, STEPS] }, 3, { keywords: { 1: ["端口占用"] } });
   assert.deepEqual(await rank(whole, "端口占用"), ["doc0", "doc1", "doc2"]);
+});
+
+test("phrases: an English stretch of two words or more counts where an entry states it as typed", async () => {
+  // doc0 and doc1 have connection, timed and out alike in their symptoms, doc0 with the better score; doc1 says them
+  // together in a symptom line (in capitals), doc0 apart, and together only in a step (bit 4)
+  const said = { "connect": [0, 200, SYMPTOMS, 1, 100, SYMPTOMS], "time": [0, 200, SYMPTOMS, 1, 100, SYMPTOMS],
+    "out": [0, 200, SYMPTOMS, 1, 100, SYMPTOMS] };
+  const files = index(said, 2, { sections: { 0: [[3, ["out of time on connection"]], [4, ["connection timed out"]]],
+    1: [[3, ["ssh: Connection timed out"]]] } });
+  assert.deepEqual(await rank(files, "connection timed out"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "ssh连服务器connection timed out"), ["doc1", "doc0"]);  // a stretch between Chinese
+  assert.deepEqual(await rank(files, "connection timed out", { options: { phraseWeight: 0 } }), ["doc0", "doc1"]);
+  // one word is no phrase; two words one space apart are, and three
+  const engine = engineFor(files);
+  assert.deepEqual((await engine.phrases((await engine.rank("connection")).query)), []);
+  assert.deepEqual((await engine.phrases((await engine.rank("timed out, connection")).query)).map(p => p.text), ["timed out"]);
+  assert.deepEqual((await engine.phrases((await engine.rank("connection timed out")).query)).map(p => p.text),
+    ["connection timed out"]);  // the whole stretch
 });
 
 test("typos: the first eight unknown words, each counted once", async () => {

@@ -88,7 +88,7 @@ test("explain: each rule's value, the rule that put an entry below the one befor
     rules: { message: 0, words: 1.224, typo: 0, score: 4 },
     share: 0.88,
     title: 0.133,
-    splitWords: 0,
+    phrases: 0,
     linkedFrom: 2,
     length: 1,
     decidedBy: null,

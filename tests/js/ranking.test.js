@@ -9,14 +9,14 @@ const { load } = require("./helpers.js");
 const ranking = load("ranking");
 const ALL = ranking.rulesInForce(new Set());
 
-const OPTIONS = { titleWeight: 2, linkWeight: 0.1, splitWordWeight: 0.25, echoLetters: 2 };  // options.js
+const OPTIONS = { titleWeight: 2, linkWeight: 0.1, phraseWeight: 0.25, echoLetters: 2 };  // options.js
 
 /* A hit as engine.js collect and weigh make it: title terms of 4 English letters in a title of `latin` letters, for
  * an English query, holding `titleWords` of the query's weighed words; `links`: how many entries name it as related,
  * 0 … 1. */
-function hit(doc, { message, words = 0.5, latin = 8, titleWords = 0.5, links = 0, splitWords = 0, typo = 1, score = 5 } = {}) {
+function hit(doc, { message, words = 0.5, latin = 8, titleWords = 0.5, links = 0, phrases = 0, typo = 1, score = 5 } = {}) {
   return { doc, message, words, titleWords, title: [{ term: "abcd", span: [0, 4] }], titleChars: [0, latin],
-    queryScripts: { han: false, latin: true }, links, splitWords, typo, score };
+    queryScripts: { han: false, latin: true }, links, phrases, typo, score };
 }
 
 function order(hits, rules = ALL, options = OPTIONS) {
@@ -86,22 +86,22 @@ test("words: times 1 + linkWeight × how many entries name the hit as related", 
   assert.deepEqual(order([hit(0, { words: 0.56 }), hit(1, { links: 1 })]), [0, 1]);
 });
 
-test("words: times 1 + splitWordWeight × the share of the query in words the index splits that the hit states", () => {
-  const h = hit(3, { words: 0.75, latin: 8, titleWords: 0.5, splitWords: 0.4 });
+test("words: times 1 + phraseWeight × the share of the query in phrases the index has apart that the hit states", () => {
+  const h = hit(3, { words: 0.75, latin: 8, titleWords: 0.5, phrases: 0.4 });
   ranking.evaluate([h], ALL, OPTIONS);
   assert.equal(h.values.words, 0.75 * (1 + 2 * 0.25) * (1 + 0.25 * 0.4));
   // equal shares and titles; doc1 states half the query as typed, doc0 is better by every later rule. With
-  // splitWordWeight 0, doc0 first.
-  const hits = [hit(0, { typo: 0, score: 9 }), hit(1, { splitWords: 0.5, typo: 3, score: 1 })];
+  // phraseWeight 0, doc0 first.
+  const hits = [hit(0, { typo: 0, score: 9 }), hit(1, { phrases: 0.5, typo: 3, score: 1 })];
   assert.deepEqual(order(hits), [1, 0]);
   assert.equal(ranking.decidingRule(hits[0], hits[1], ALL), "words");
-  assert.deepEqual(order(hits, ALL, { ...OPTIONS, splitWordWeight: 0 }), [0, 1]);
+  assert.deepEqual(order(hits, ALL, { ...OPTIONS, phraseWeight: 0 }), [0, 1]);
   // it outweighs a lead in words of less than an eighth, not a larger one: 0.5 × 1.125 against 0.56 and 0.57
-  assert.deepEqual(order([hit(0, { words: 0.56 }), hit(1, { splitWords: 0.5 })]), [1, 0]);
-  assert.deepEqual(order([hit(0, { words: 0.57 }), hit(1, { splitWords: 0.5 })]), [0, 1]);
+  assert.deepEqual(order([hit(0, { words: 0.56 }), hit(1, { phrases: 0.5 })]), [1, 0]);
+  assert.deepEqual(order([hit(0, { words: 0.57 }), hit(1, { phrases: 0.5 })]), [0, 1]);
 });
 
-test("statedShare: the share of each split word a line says as typed, each word once", () => {
+test("statedShare: the share of each phrase a line says as typed, each phrase once", () => {
   const words = [{ text: "端口占用", share: 0.5 }, { text: "预分配", share: 0.25 }];
   assert.equal(ranking.statedShare(words, ["ssh 端口占用", "端口占用了"]), 0.5);
   assert.equal(ranking.statedShare(words, ["端口 占用", "显存预分配"]), 0.25);

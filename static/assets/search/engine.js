@@ -30,6 +30,8 @@
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
   const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
   const STATEMENTS = new Set(["quick_fix", "symptoms"]);  // with the title, tags and keywords: what an entry says it is about
+  // an English phrase: two words or more typed one space apart (letters and digits, with . _ - inside a word)
+  const ENGLISH_PHRASE = /[a-z0-9][a-z0-9_.\-]*(?: [a-z0-9][a-z0-9_.\-]*)+/g;
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
@@ -332,7 +334,7 @@
       const queryScripts = { han: query.typedHan, latin: !weighed.every(isHan) };
       for (const hit of hits.values()) {
         hit.queryScripts = queryScripts;
-        hit.words = hit.titleWords = hit.typo = hit.score = hit.splitWords = 0;
+        hit.words = hit.titleWords = hit.typo = hit.score = hit.phrases = 0;
         for (const [unit, weight] of query.weights) {
           const found = hit.units.get(unit);
           if (!found) continue;
@@ -363,43 +365,47 @@
       ranking.evaluate(hits, this.rules, this.options);
       const top = ranking.best(hits, order, this.options.maxResults);
       this.markMatched(query, top);
-      const splitWords = this.splitWords(query);
+      const phrases = this.phrases(query);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
         const whole = hit.data.messages.find(m => this.holdsMessage(key, m));
         const part = key.length >= minPartialChars ? hit.data.messages.find(m => m.includes(key)) : undefined;
         hit.message = whole ? 2 : part ? 1 : 0;
         hit.foundMessage = whole || part || null;  // for explain
-        hit.splitWords = ranking.statedShare(splitWords, this.statements(hit.data));
+        hit.phrases = ranking.statedShare(phrases, this.statements(hit.data));
       }));
       ranking.evaluate(top, this.rules, this.options);
       return { query, hits: top.sort(order), found: hits };
     }
 
-    /* The Chinese words typed alone (a run between spaces, punctuation or letters, at most maxSplitWordChars long, no
-     * filler in it) that the index has only in pieces, neither its term nor the vocabulary's, each with the share of the query's
-     * weight inside it (0 when no piece of it is weighed): {text, share} for ranking.statedShare. */
-    splitWords(query) {
+    /* The phrases of the query whose words the index has only apart: each Chinese word typed alone (a run between
+     * spaces, punctuation or letters, at most maxPhraseChars long, no filler in it) that is neither its term nor the
+     * vocabulary's (jieba cut 端口占用 into 端口 and 占用 in every entry), and each English stretch of two words or more
+     * (connection timed out); each with the share of the query's weight inside it (0 when no piece of it is weighed):
+     * {text, share} for ranking.statedShare. */
+    phrases(query) {
       let total = 0;
       for (const weight of query.weights.values()) total += weight;
-      const words = [];
-      for (const { text, start } of query.runs) {
-        if (text.length > this.options.maxSplitWordChars || this.filler(text).length || this.knows(text)) continue;
+      const share = (start, text) => {
         let inside = 0;
         for (const [unit, weight] of query.weights) {
           const [from, to] = query.spans.get(unit);
           if (from >= start && to <= start + text.length) inside += weight;
         }
-        words.push({ text, share: inside / total });
-      }
-      return words;
+        return { text, share: inside / total };
+      };
+      const chinese = query.runs.filter(({ text }) =>
+        text.length <= this.options.maxPhraseChars && !this.filler(text).length && !this.knows(text));
+      return [...chinese.map(({ start, text }) => share(start, text)),
+        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0]))];
     }
 
-    /* What an entry says it is about, from its d/ file: its title, tags, keywords, quick fix and symptoms. */
+    /* What an entry says it is about, from its d/ file, as the query is read (normalize): its title, tags, keywords,
+     * quick fix and symptoms. */
     statements(data) {
       const { fields } = this.manifest;
       return [data.title, ...data.tags, ...data.keywords,
-        ...data.sections.filter(([bit]) => STATEMENTS.has(fields[bit][0])).flatMap(([, lines]) => lines)];
+        ...data.sections.filter(([bit]) => STATEMENTS.has(fields[bit][0])).flatMap(([, lines]) => lines)].map(normalize);
     }
 
     /* The English words and identifiers of a paste longer than maxQueryChars, all of it (the rules read its first and
@@ -501,7 +507,7 @@
       }));
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
-        splitWords: round(hit.splitWords),
+        phrases: round(hit.phrases),
         linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
         queryUnits: [...query.weights.keys()], common: query.common, message: hit.foundMessage || null };
     }

@@ -26,11 +26,12 @@
                                   // the general entry its specific neighbours point to, before them
     bodyLength: 0.75,             // ... a match only in the body (fields counting bodyMatch or less) × 1 / (1 − this + this ×
                                   // the entry's length over the average): a short entry's body says more of the query
-    splitWordWeight: 0.25,        // ... and × (1 + this × the share of the query (its weighed pieces) in the Chinese words typed
-                                  // alone that the index has only in pieces (端口占用 of 分布式 端口占用), where the entry says
-                                  // one as typed in its title, a tag, a keyword, the quick fix or a symptom: a phrase the
-                                  // segmenter split; known for the first maxResults entries (their d/ files)
-    maxSplitWordChars: 6,         // ... a word typed alone: a run of Chinese of at most this many characters, no filler in it
+    phraseWeight: 0.25,           // ... and × (1 + this × the share of the query (its weighed pieces) in phrases whose words the
+                                  // index has only apart, where the entry says one as typed in its title, a tag, a keyword,
+                                  // the quick fix or a symptom: a Chinese word typed alone that the segmenter split (端口占用
+                                  // of 分布式 端口占用), an English stretch of two words or more (connection timed out);
+                                  // known for the first maxResults entries (their d/ files)
+    maxPhraseChars: 6,            // ... a Chinese word typed alone: a run of at most this many characters, no filler in it
     bodyMatch: 0.4,               // the body: the steps, cause, verification, environment and the other language
     minLengthShare: 0.25,         // an entry shorter than this share of the average counts as this long
     echoLetters: 2,               // a title with fewer English letters a Chinese character is Chinese with English names in

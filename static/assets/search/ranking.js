@@ -45,10 +45,10 @@
     // entry, whose title is the query, before the specific neighbours that mention its words as often; and times
     // 1 + linkWeight × how many other entries name it as related (hit.links, 0 … 1): the general entry that the
     // specific neighbours point to, before them, where they match the query about as well; and times
-    // 1 + splitWordWeight × the share of the query in words typed alone that the index splits and the entry states as
-    // typed (hit.splitWords, statedShare): 端口占用 in a keyword, where the index has only 端口 and 占用.
+    // 1 + phraseWeight × the share of the query in phrases whose words the index has only apart and the entry states
+    // as typed (hit.phrases, statedShare): 端口占用 in a keyword, where the index has only 端口 and 占用.
     { name: "words", value: (hit, options) => hit.words * (1 + options.titleWeight * titleAgreement(hit, options))
-      * (1 + options.linkWeight * hit.links) * (1 + options.splitWordWeight * hit.splitWords), better: "more" },
+      * (1 + options.linkWeight * hit.links) * (1 + options.phraseWeight * hit.phrases), better: "more" },
     // How far the matches are from what was typed: a converted, corrected, pinyin or synonym match costs 1
     // (two edits 2), a typed one 0.
     { name: "typo", value: hit => hit.typo, better: "less" },
@@ -89,12 +89,11 @@
     return titleShare(hit, options) * hit.titleWords;
   }
 
-  /* The share of the query in `words` ({text, share}: Chinese words typed alone that the index has only in pieces, and
-   * the share of the query's weight inside each) that one of `lines` (an entry's statements of what it is about) says
-   * as typed. */
-  function statedShare(words, lines) {
+  /* The share of the query in `phrases` ({text, share}: phrases whose words the index has only apart, and the share of
+   * the query's weight inside each) that one of `lines` (an entry's statements of what it is about) says as typed. */
+  function statedShare(phrases, lines) {
     let share = 0;
-    for (const { text, share: of } of words) if (lines.some(line => line.includes(text))) share += of;
+    for (const { text, share: of } of phrases) if (lines.some(line => line.includes(text))) share += of;
     return share;
   }
 

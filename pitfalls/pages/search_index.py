@@ -303,8 +303,8 @@ def _shard_count(size: int) -> int:
 
 def _doc_data(text: EntryText, messages: list[str], lang: str) -> dict:
     """What a result shows of an entry (plain text; the engine escapes and highlights it), its error messages and its
-    keywords (with the title, tags, quick fix and symptoms, what the engine finds a word the index splits in, since
-    index format 14)."""
+    keywords (with the title, tags, quick fix and symptoms, where the engine looks for a phrase of the query whose words
+    the index has only apart; since index format 14)."""
     record = text.record
     sections = [[bit, text.fields[field.name]] for bit, field in enumerate(FIELDS)
                 if field.anchor and text.fields[field.name]]

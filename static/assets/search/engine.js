@@ -392,7 +392,7 @@
           const [from, to] = query.spans.get(unit);
           if (from >= start && to <= start + text.length) inside += weight;
         }
-        return { text, share: inside / total };
+        return { text, share: total ? inside / total : 0 };  // a query of pieces that all weigh nothing (甲乙: 甲 and 乙 common)
       };
       const chinese = query.runs.filter(({ text }) =>
         text.length <= this.options.maxPhraseChars && !this.filler(text).length && !this.knows(text));

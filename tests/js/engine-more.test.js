@@ -100,7 +100,7 @@ test("phrases: a Chinese word typed alone that the index has only in pieces coun
   assert.deepEqual(await rank(keyword("甲端口占用乙"), "甲端口占用乙"), ["doc1", "doc0"]);
   assert.deepEqual(await rank(keyword("甲端口占用乙丙"), "甲端口占用乙丙"), ["doc0", "doc1"]);
   // not with filler in it, nor a word the index has whole (doc2 has it in its steps: the words rule counts it, and doc1,
-  // which would come first with the split word counted, stays below doc0 by the score)
+  // which would come first with the phrase counted, stays below doc0 by the score)
   assert.deepEqual(await rank(keyword("端口占用了", { stopwords: ["了"] }), "端口占用了"), ["doc0", "doc1"]);
   const whole = index({ ...terms, "端口占用": [2, 100, STEPS] }, 3, { keywords: { 1: ["端口占用"] } });
   assert.deepEqual(await rank(whole, "端口占用"), ["doc0", "doc1", "doc2"]);
@@ -118,10 +118,10 @@ test("phrases: an English stretch of two words or more counts where an entry sta
   assert.deepEqual(await rank(files, "connection timed out", { options: { phraseWeight: 0 } }), ["doc0", "doc1"]);
   // one word is no phrase; two words one space apart are, and three
   const engine = engineFor(files);
-  assert.deepEqual((await engine.phrases((await engine.rank("connection")).query)), []);
-  assert.deepEqual((await engine.phrases((await engine.rank("timed out, connection")).query)).map(p => p.text), ["timed out"]);
-  assert.deepEqual((await engine.phrases((await engine.rank("connection timed out")).query)).map(p => p.text),
-    ["connection timed out"]);  // the whole stretch
+  const phrases = async text => engine.phrases((await engine.rank(text)).query).map(p => p.text);
+  assert.deepEqual(await phrases("connection"), []);
+  assert.deepEqual(await phrases("timed out, connection"), ["timed out"]);
+  assert.deepEqual(await phrases("connection timed out"), ["connection timed out"]);  // the whole stretch
 });
 
 test("typos: the first eight unknown words, each counted once", async () => {

@@ -351,7 +351,7 @@ def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
         "not read, a synonym phrase's word in more than a quarter of the entries: train (65 entries), from (73 entries)")
     assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
         "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
-    # the share of the query in Chinese words the index splits that the entry says as typed, when there is some
+    # the share of the query in phrases the index has apart that the entry says as typed, when there is some
     assert explanation(explain | {"phrases": 0.57}).split("\n")[0] == (
         "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62, phrases 0.57)  typo 1  score 9.5"
         "  (below the one before by: words)")

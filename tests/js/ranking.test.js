@@ -102,11 +102,11 @@ test("words: times 1 + phraseWeight × the share of the query in phrases the ind
 });
 
 test("statedShare: the share of each phrase a line says as typed, each phrase once", () => {
-  const words = [{ text: "端口占用", share: 0.5 }, { text: "预分配", share: 0.25 }];
-  assert.equal(ranking.statedShare(words, ["ssh 端口占用", "端口占用了"]), 0.5);
-  assert.equal(ranking.statedShare(words, ["端口 占用", "显存预分配"]), 0.25);
-  assert.equal(ranking.statedShare(words, ["端口占用", "预分配"]), 0.75);
-  assert.equal(ranking.statedShare(words, []), 0);
+  const phrases = [{ text: "端口占用", share: 0.5 }, { text: "预分配", share: 0.25 }];
+  assert.equal(ranking.statedShare(phrases, ["ssh 端口占用", "端口占用了"]), 0.5);
+  assert.equal(ranking.statedShare(phrases, ["端口 占用", "显存预分配"]), 0.25);
+  assert.equal(ranking.statedShare(phrases, ["端口占用", "预分配"]), 0.75);
+  assert.equal(ranking.statedShare(phrases, []), 0);
   assert.equal(ranking.statedShare([], ["端口占用"]), 0);
 });
 

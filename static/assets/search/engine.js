@@ -326,7 +326,7 @@
         const rarity = Math.log(1 + this.manifest.docs / Math.max(n, this.options.rarityFloor * this.manifest.docs));
         query.weights.set(unit, rarity * (character ? this.options.characterWeight : 1));
       }
-      const total = [...query.weights.values()].reduce((a, b) => a + b, 0);
+      const total = query.totalWeight = [...query.weights.values()].reduce((a, b) => a + b, 0);  // phrases() reads it too
       // the scripts of the query: Chinese when Chinese other than filler was typed, whether it matched or not (loss飞了:
       // 飞 matches nothing, yet a title that is Chinese but for loss is not the query's), English when a weighed piece
       // is: the words rule measures a title in these (ranking.js titleShare)
@@ -384,8 +384,7 @@
      * (connection timed out); each with the share of the query's weight inside it (0 when no piece of it is weighed):
      * {text, share} for ranking.statedShare. */
     phrases(query) {
-      let total = 0;
-      for (const weight of query.weights.values()) total += weight;
+      const total = query.totalWeight;  // summed by weigh
       const share = (start, text) => {
         let inside = 0;
         for (const [unit, weight] of query.weights) {

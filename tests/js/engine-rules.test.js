@@ -484,7 +484,23 @@ test("the message rule needs eight characters whole, or sixteen of the query ins
   const found = await search(files, "pod OOMKilled");
   assert.deepEqual(found.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 2], ["doc0", false, 0]]);
   const part = await search(files, "killed by oom kille");
-  assert.deepEqual(part.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 1], ["doc0", false, 0]]);
+  // the query's 16 characters are 16 of the message's 26: two quarters over the 1 of a partial message
+  assert.deepEqual(part.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 1.5], ["doc0", false, 0]]);
+});
+
+test("the query inside a message: the entry whose message it is most of first, the shortest message holding it", async () => {
+  // both hold `connection timed out`; doc0's title has the query's words, so the words rule would put it first, but
+  // the query is a fifth of its message and most of doc1's shorter one (an entry's shortest such message counts)
+  const terms = {};
+  for (const t of ["connection", "timed", "out"]) terms[t] = [0, 900, TITLE, 1, 100, STEPS];
+  const files = index(terms, 2, { messages: {
+    0: ["upstreamtimedout110connectiontimedoutwhilereadingresponseheaderfromupstream"],
+    1: ["sshconnecttohostxxxxport22connectiontimedoutafterretries", "connecttohostport22connectiontimedout"] } });
+  const found = await search(files, "connection timed out");
+  // 18 of 75 characters: 1; 18 of 37: 1.25 (not 18 of 56, the longer message)
+  assert.deepEqual(found.map(r => [r.id, r.explain.rules.message, r.explain.message]),
+    [["doc1", 1.25, "connecttohostport22connectiontimedout"], ["doc0", 1, "upstreamtimedout110connectiontimedoutwhilereadingresponseheaderfromupstream"]]);
+  assert.deepEqual(await rank(files, "connection timed out", { options: { partialMessageSteps: 1 } }), ["doc0", "doc1"]);
 });
 
 test("a message's symbols count in the message rule: load key '<' is not load key 'v'", async () => {

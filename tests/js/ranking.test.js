@@ -51,6 +51,13 @@ test("message: a whole message (2) before a partial one (1) before none", () => 
   assert.equal(hits[0].values.message, 0);  // not known (no d/ file fetched): no message
 });
 
+test("partialMessage: 1, a step more for each quarter of the message the query is, below a whole message's 2", () => {
+  const steps = share => ranking.partialMessage(share, { partialMessageSteps: 4 });
+  assert.deepEqual([0, 0.24, 0.25, 0.41, 0.5, 0.72, 0.75, 0.99, 1].map(steps), [1, 1, 1.25, 1.25, 1.5, 1.5, 1.75, 1.75, 1.75]);
+  assert.equal(ranking.partialMessage(0.99, { partialMessageSteps: 1 }), 1);  // one step: every partial message alike
+  assert.equal(ranking.partialMessage(0.5, { partialMessageSteps: 2 }), 1.5);
+});
+
 test("words: the hit's share, times 1 + titleWeight × its title's agreement with the query", () => {
   const h = hit(3, { words: 0.75, latin: 8, titleWords: 0.5 });  // title: 4 of 8 letters covered, half the query in it
   assert.equal(ranking.titleAgreement(h, OPTIONS), 0.25);

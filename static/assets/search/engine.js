@@ -369,8 +369,10 @@
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
         const whole = hit.data.messages.find(m => this.holdsMessage(key, m));
-        const part = key.length >= minPartialChars ? hit.data.messages.find(m => m.includes(key)) : undefined;
-        hit.message = whole ? 2 : part ? 1 : 0;
+        // of the messages holding the query, the shortest: the one the query is most of
+        const part = key.length >= minPartialChars ? hit.data.messages.filter(m => m.includes(key))
+          .sort((a, b) => messageChars(a) - messageChars(b))[0] : undefined;
+        hit.message = whole ? 2 : part ? ranking.partialMessage(key.length / messageChars(part), this.options) : 0;
         hit.foundMessage = whole || part || null;  // for explain
         hit.phrases = ranking.statedShare(phrases, this.statements(hit.data));
       }));

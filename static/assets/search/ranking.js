@@ -33,8 +33,8 @@
    * Chinese other than filler was typed, English when a weighed piece is), links (how many entries name it as related,
    * 0 … 1), score, message}. A rule's value is value(hit, options), options those of options.js. */
   const RULES = [
-    // An error message of the entry found whole in the query (2), or the query found in one (1): a pasted
-    // error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.
+    // An error message of the entry found whole in the query (2), or the query found in one (1 … 2, partialMessage):
+    // a pasted error names its entry. Known only for the entries whose d/ file is fetched, the first maxResults.
     { name: "message", value: hit => hit.message || 0, better: "more" },
     // How much of the query the entry matches: the share of the query's words it has, each word weighed by its
     // rarity (a word in few entries says more than one in many), by where it stands in the entry (the title
@@ -87,6 +87,17 @@
    * query; a title holding the query's words inside a longer story says less than one that is the query. */
   function titleAgreement(hit, options) {
     return titleShare(hit, options) * hit.titleWords;
+  }
+
+  /* The message rule's value for a query found inside an error message of the entry, `share` of that message's
+   * characters: 1, and a step more for each 1 / partialMessageSteps of the message the query is, below the 2 of a
+   * message found whole. The line the query nearly is before a longer one it sits in: `connection timed out` is most
+   * of ssh's `connect to host … port 22: Connection timed out`, a small part of nginx's `upstream timed out (110:
+   * Connection timed out) while reading response header from upstream`. Steps, not the share itself, so that the
+   * words rule still decides between lines the query is about as much of. */
+  function partialMessage(share, options) {
+    const steps = options.partialMessageSteps;
+    return 1 + Math.min(steps - 1, Math.floor(share * steps)) / steps;
   }
 
   /* The share of the query in `phrases` ({text, share}: phrases whose words the index has only apart, and the share of
@@ -142,5 +153,5 @@
     return "order";
   }
 
-  return { RULES, RULE_NAMES, coverage, statedShare, titleShare, titleAgreement, rulesInForce, evaluate, compare, best, decidingRule };
+  return { RULES, RULE_NAMES, coverage, partialMessage, statedShare, titleShare, titleAgreement, rulesInForce, evaluate, compare, best, decidingRule };
 });

@@ -636,6 +636,17 @@ def test_the_message_rule_needs_eight_characters_whole_or_sixteen_in_part():
     assert first(files, "killed by oom kille", options={"minPartialChars": 17}) == "doc0"
 
 
+def test_the_query_that_is_more_of_a_message_comes_first():
+    # both messages hold the query (18 characters); doc0 has its words in the title, but the query is 18 of its 75
+    # characters (1) and 18 of doc1's 37 (1.25: a quarter step); with one step the words rule puts doc0 first
+    terms = {t: [0, 900, TITLE, 1, 100, STEPS] for t in ("connection", "timed", "out")}
+    files = index(terms, 2, messages={0: ["upstreamtimedout110connectiontimedoutwhilereadingresponseheaderfromupstream"],
+                                      1: ["connecttohostport22connectiontimedout"]})
+    assert [(r["id"], r["explain"]["rules"]["message"]) for r in search(files, "connection timed out")] == [
+        ("doc1", 1.25), ("doc0", 1)]
+    assert rank(files, "connection timed out", options={"partialMessageSteps": 1}) == ["doc0", "doc1"]
+
+
 def test_a_messages_symbols_count_in_the_message_rule():
     # invalid load key, '<' is a web page saved as weights, 'v' a git-lfs pointer: the symbol is the message
     terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("invalid", "load", "key")}

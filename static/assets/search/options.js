@@ -54,7 +54,7 @@
     minMessageChars: 8,           // shorter error messages are too generic for the message rule
     minPartialChars: 16,          // a query this long found inside an error message counts for it too
     partialMessageSteps: 4,       // ... by how much of the message the query is, in this many steps (ranking.js
-                                  // partialMessage): the line the query nearly is before one it is a small part of
+                                  // partialMessage): a line the query is more of before one it is a small part of
     sectionsShown: 2,             // matching sections shown under an entry; more fold away
     linesShown: 3,                // matching lines shown per section
   });

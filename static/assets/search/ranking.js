@@ -91,10 +91,10 @@
 
   /* The message rule's value for a query found inside an error message of the entry, `share` of that message's
    * characters: 1, and a step more for each 1 / partialMessageSteps of the message the query is, below the 2 of a
-   * message found whole. The line the query nearly is before a longer one it sits in: `connection timed out` is most
-   * of ssh's `connect to host … port 22: Connection timed out`, a small part of nginx's `upstream timed out (110:
-   * Connection timed out) while reading response header from upstream`. Steps, not the share itself, so that the
-   * words rule still decides between lines the query is about as much of. */
+   * message found whole. A line the query is more of before one it is a small part of: `connection timed out` is 18
+   * of the 44 characters of ssh's `connect to host … port 22: Connection timed out` (1.25), 18 of the 75 of nginx's
+   * `upstream timed out (110: Connection timed out) while reading response header from upstream` (1). Steps, not the
+   * share itself, so that the words rule still decides between lines the query is about as much of. */
   function partialMessage(share, options) {
     const steps = options.partialMessageSteps;
     return 1 + Math.min(steps - 1, Math.floor(share * steps)) / steps;

@@ -120,8 +120,33 @@ test("phrases: an English stretch of two words or more counts where an entry sta
   const engine = engineFor(files);
   const phrases = async text => engine.phrases((await engine.rank(text)).query).map(p => p.text);
   assert.deepEqual(await phrases("connection"), []);
-  assert.deepEqual(await phrases("timed out, connection"), ["timed out"]);
+  // (with the comma, the stretch as typed too: a symbol between its words)
+  assert.deepEqual(await phrases("timed out, connection"), ["timed out", "timed out, connection"]);
   assert.deepEqual(await phrases("connection timed out"), ["connection timed out"]);  // the whole stretch
+});
+
+test("phrases: a stretch typed with symbols between its words counts again where an entry states it verbatim", async () => {
+  // doc0 and doc1 both say `bad interpreter` in a symptom, doc0 with the better score; doc1's symptom has the ^M a
+  // reader pastes, doc0's a colon
+  const terms = { bad: [0, 200, SYMPTOMS, 1, 100, SYMPTOMS], interpreter: [0, 200, SYMPTOMS, 1, 100, SYMPTOMS] };
+  const files = index(terms, 2, { sections: { 0: [[3, ["/bin/bash: bad interpreter: No such file"]]],
+    1: [[3, ["/bin/bash^M: bad interpreter ^M"]]] } });
+  assert.deepEqual(await rank(files, "bad interpreter ^M"), ["doc1", "doc0"]);
+  // both count the words' phrase, doc1 the typed stretch too: the whole query's weight once more
+  assert.deepEqual((await search(files, "bad interpreter ^M")).map(r => [r.id, r.explain.phrases]), [["doc1", 2], ["doc0", 1]]);
+  assert.deepEqual(await rank(files, "bad interpreter ^M", { options: { phraseWeight: 0 } }), ["doc0", "doc1"]);
+  const engine = engineFor(files);
+  const phrases = async text => engine.phrases((await engine.rank(text)).query).map(p => p.text);
+  assert.deepEqual(await phrases("bad interpreter ^M"), ["bad interpreter", "bad interpreter ^m"]);
+  // the reader's punctuation at its ends is not in it; a stretch of plain words is the words' phrase only; one piece is none
+  assert.deepEqual(await phrases("docker run -d，"), ["docker run", "docker run -d"]);
+  assert.deepEqual(await phrases("? docker run -d"), ["docker run", "docker run -d"]);
+  assert.deepEqual(await phrases("bad interpreter,"), ["bad interpreter"]);
+  assert.deepEqual(await phrases("^M"), []);
+  assert.deepEqual(await phrases("docker run -d ?!"), ["docker run", "docker run -d"]);
+  assert.deepEqual(await phrases("? ^M"), []);  // one piece once its punctuation is left out
+  // after punctuation left out at its start, the stretch's share is of the words it holds
+  assert.equal((await search(files, "?!? bad interpreter ^M")).find(r => r.id === "doc1").explain.phrases, 2);
 });
 
 test("typos: the first eight unknown words, each counted once", async () => {

@@ -32,6 +32,11 @@
   const STATEMENTS = new Set(["quick_fix", "symptoms"]);  // with the title, tags and keywords: what an entry says it is about
   // an English phrase: two words or more typed one space apart (letters and digits, with . _ - inside a word)
   const ENGLISH_PHRASE = /[a-z0-9][a-z0-9_.\-]*(?: [a-z0-9][a-z0-9_.\-]*)+/g;
+  const PHRASE_WORD = /^[a-z0-9][a-z0-9_.\-]*$/;
+  // a stretch typed as it stands, symbols and all: two pieces or more of anything but Chinese, one space apart (bad
+  // interpreter ^m, docker run -d), less the sentence punctuation at its ends (the reader's, not the stretch's)
+  const TYPED_STRETCH = /[^\s\p{Script=Han}]+(?: [^\s\p{Script=Han}]+)+/gu;
+  const EDGE_PUNCTUATION = /^[,.;:!?，。？ ]+|[,.;:!?，。？ ]+$/g;
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
@@ -382,9 +387,9 @@
 
     /* The phrases of the query whose words the index has only apart: each Chinese word typed alone (a run between
      * spaces, punctuation or letters, at most maxPhraseChars long, no filler in it) that is neither its term nor the
-     * vocabulary's (jieba cut 端口占用 into 端口 and 占用 in every entry), and each English stretch of two words or more
-     * (connection timed out); each with the share of the query's weight inside it (0 when no piece of it is weighed):
-     * {text, share} for ranking.statedShare. */
+     * vocabulary's (jieba cut 端口占用 into 端口 and 占用 in every entry), each English stretch of two words or more
+     * (connection timed out), and each stretch typed with symbols between its words (bad interpreter ^m); each with the
+     * share of the query's weight inside it (0 when no piece of it is weighed): {text, share} for ranking.statedShare. */
     phrases(query) {
       const total = query.totalWeight;  // summed by weigh
       const share = (start, text) => {
@@ -397,8 +402,16 @@
       };
       const chinese = query.runs.filter(({ text }) =>
         text.length <= this.options.maxPhraseChars && !this.filler(text).length && !this.knows(text));
+      // a stretch with symbols the English phrase leaves out (^m, -d, --user, (publickey)): stated verbatim, its share
+      // counts again, on top of its words' phrase, as an exact form counts before a looser one (the entry that says
+      // `bad interpreter ^M` before one that says `bad interpreter:`)
+      const typed = [];
+      for (const m of query.text.matchAll(TYPED_STRETCH)) {
+        const text = m[0].replace(EDGE_PUNCTUATION, ""), pieces = text.split(" ");
+        if (pieces.length > 1 && !pieces.every(piece => PHRASE_WORD.test(piece))) typed.push(share(m.index + m[0].indexOf(text), text));
+      }
       return [...chinese.map(({ start, text }) => share(start, text)),
-        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0]))];
+        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0])), ...typed];
     }
 
     /* What an entry says it is about, from its d/ file, as the query is read (normalize): its title, tags, keywords,

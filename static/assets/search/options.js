@@ -29,8 +29,9 @@
     phraseWeight: 0.25,           // ... and × (1 + this × the share of the query (its weighed pieces) in phrases whose words the
                                   // index has only apart, where the entry says one as typed in its title, a tag, a keyword,
                                   // the quick fix or a symptom: a Chinese word typed alone that the segmenter split (端口占用
-                                  // of 分布式 端口占用), an English stretch of two words or more (connection timed out);
-                                  // known for the first maxResults entries (their d/ files)
+                                  // of 分布式 端口占用), an English stretch of two words or more (connection timed out), and
+                                  // the stretch with its symbols, once more (bad interpreter ^M); known for the first
+                                  // maxResults entries (their d/ files)
     maxPhraseChars: 6,            // ... a Chinese word typed alone: a run of at most this many characters, no filler in it
     bodyMatch: 0.4,               // the body: the steps, cause, verification, environment and the other language
     minLengthShare: 0.25,         // an entry shorter than this share of the average counts as this long

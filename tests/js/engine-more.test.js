@@ -123,6 +123,10 @@ test("phrases: an English stretch of two words or more counts where an entry sta
   // (with the comma, the stretch as typed too: a symbol between its words)
   assert.deepEqual(await phrases("timed out, connection"), ["timed out", "timed out, connection"]);
   assert.deepEqual(await phrases("connection timed out"), ["connection timed out"]);  // the whole stretch
+  // a full stop ends the sentence, not the last word; a dot inside a word stays
+  assert.deepEqual(await phrases("connection timed out.."), ["connection timed out"]);
+  assert.deepEqual(await phrases("torch.load failed"), ["torch.load failed"]);
+  assert.deepEqual(await rank(files, "connection timed out."), ["doc1", "doc0"]);
 });
 
 test("phrases: a stretch typed with symbols between its words counts again where an entry states it verbatim", async () => {

@@ -32,6 +32,7 @@
   const STATEMENTS = new Set(["quick_fix", "symptoms"]);  // with the title, tags and keywords: what an entry says it is about
   // an English phrase: two words or more typed one space apart (letters and digits, with . _ - inside a word)
   const ENGLISH_PHRASE = /[a-z0-9][a-z0-9_.\-]*(?: [a-z0-9][a-z0-9_.\-]*)+/g;
+  const FULL_STOPS = /\.+$/;  // the sentence's, at the end of a phrase, not its last word's (connection timed out.)
   const PHRASE_WORD = /^[a-z0-9][a-z0-9_.\-]*$/;
   // a stretch typed as it stands, symbols and all: two pieces or more of anything but Chinese, one space apart (bad
   // interpreter ^m, docker run -d), less the sentence punctuation at its ends (the reader's, not the stretch's)
@@ -411,7 +412,7 @@
         if (pieces.length > 1 && !pieces.every(piece => PHRASE_WORD.test(piece))) typed.push(share(m.index + m[0].indexOf(text), text));
       }
       return [...chinese.map(({ start, text }) => share(start, text)),
-        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0])), ...typed];
+        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0].replace(FULL_STOPS, ""))), ...typed];
     }
 
     /* What an entry says it is about, from its d/ file, as the query is read (normalize): its title, tags, keywords,

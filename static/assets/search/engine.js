@@ -31,9 +31,10 @@
   const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
   const STATEMENTS = new Set(["quick_fix", "symptoms"]);  // with the title, tags and keywords: what an entry says it is about
   // an English phrase: two words or more typed one space apart (letters and digits, with . _ - inside a word)
-  const ENGLISH_PHRASE = /[a-z0-9][a-z0-9_.\-]*(?: [a-z0-9][a-z0-9_.\-]*)+/g;
+  const ENGLISH_WORD = "[a-z0-9][a-z0-9_.\\-]*";
+  const ENGLISH_PHRASE = new RegExp(`${ENGLISH_WORD}(?: ${ENGLISH_WORD})+`, "g");
+  const PHRASE_WORD = new RegExp(`^${ENGLISH_WORD}$`);
   const FULL_STOPS = /\.+$/;  // the sentence's, at the end of a phrase, not its last word's (connection timed out.)
-  const PHRASE_WORD = /^[a-z0-9][a-z0-9_.\-]*$/;
   // a stretch typed as it stands, symbols and all: two pieces or more of anything but Chinese, one space apart (bad
   // interpreter ^m, docker run -d), less the sentence punctuation at its ends (the reader's, not the stretch's)
   const TYPED_STRETCH = /[^\s\p{Script=Han}]+(?: [^\s\p{Script=Han}]+)+/gu;

@@ -154,7 +154,7 @@ CORPUS_TOP1_AT_LEAST = {  # with the entries' keywords: zh-word, mixed, colloqui
     # traditional (22 of 24) up when a common word of a synonym phrase stood for nothing; traditional (23 of 24) up with
     # words typed in the other order read as the word they make; en 26 of 26 with English conjunctions as filler;
     # full-width 24 of 25 since a stretch typed with its symbols counts (docker run --gpus all 报错: a specific entry's
-    # symptom states it), the floor that
+    # symptom states it), its floor what it reaches
     "zh-phrase": 0.91, "zh-word": 0.92, "mixed": 0.92, "error": 0.96, "colloquial": 0.88, "en": 0.96, "pinyin": 0.96,
     "traditional": 0.91, "regional": 0.83, "typo": 0.95, "digits": 0.96, "question": 0.92, "cross-language": 0.92,
     "full-width": 0.96, "log-line": 0.92,

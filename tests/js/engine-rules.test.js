@@ -488,9 +488,9 @@ test("the message rule needs eight characters whole, or sixteen of the query ins
   assert.deepEqual(part.map(r => [r.id, r.exact, r.explain.rules.message]), [["doc1", true, 1.5], ["doc0", false, 0]]);
 });
 
-test("the query inside a message: the entry whose message it is most of first, the shortest message holding it", async () => {
+test("the query inside a message: the entry whose message it is more of first, the shortest message holding it", async () => {
   // both hold `connection timed out`; doc0's title has the query's words, so the words rule would put it first, but
-  // the query is a fifth of its message and most of doc1's shorter one (an entry's shortest such message counts)
+  // the query is a quarter of its message and half of doc1's shorter one (an entry's shortest such message counts)
   const terms = {};
   for (const t of ["connection", "timed", "out"]) terms[t] = [0, 900, TITLE, 1, 100, STEPS];
   const files = index(terms, 2, { messages: {

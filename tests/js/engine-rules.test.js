@@ -490,7 +490,8 @@ test("the message rule needs eight characters whole, or sixteen of the query ins
 
 test("the query inside a message: the entry whose message it is more of first, the shortest message holding it", async () => {
   // both hold `connection timed out`; doc0's title has the query's words, so the words rule would put it first, but
-  // the query is under a quarter of its message and about half of doc1's shorter one (an entry's shortest such message counts)
+  // the query is under a quarter of its message and about half of doc1's shorter one (an entry's shortest such
+  // message counts)
   const terms = {};
   for (const t of ["connection", "timed", "out"]) terms[t] = [0, 900, TITLE, 1, 100, STEPS];
   const files = index(terms, 2, { messages: {

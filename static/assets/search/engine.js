@@ -34,9 +34,9 @@
   const ENGLISH_WORD = "[a-z0-9][a-z0-9_.\\-]*";
   const ENGLISH_PHRASE = new RegExp(`${ENGLISH_WORD}(?: ${ENGLISH_WORD})+`, "g");
   const PHRASE_WORD = new RegExp(`^${ENGLISH_WORD}$`);
-  const FULL_STOPS = /\.+$/;  // the sentence's, at the end of a phrase, not its last word's (connection timed out.)
   // a stretch typed as it stands, symbols and all: two pieces or more of anything but Chinese, one space apart (bad
-  // interpreter ^m, docker run -d), less the sentence punctuation at its ends (the reader's, not the stretch's)
+  // interpreter ^m, docker run -d), less the sentence punctuation at its ends (the reader's, not the stretch's; an
+  // English phrase's full stop too: connection timed out.)
   const TYPED_STRETCH = /[^\s\p{Script=Han}]+(?: [^\s\p{Script=Han}]+)+/gu;
   const EDGE_PUNCTUATION = /^[,.;:!?，。？ ]+|[,.;:!?，。？ ]+$/g;
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
@@ -413,7 +413,7 @@
         if (pieces.length > 1 && !pieces.every(piece => PHRASE_WORD.test(piece))) typed.push(share(m.index + m[0].indexOf(text), text));
       }
       return [...chinese.map(({ start, text }) => share(start, text)),
-        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0].replace(FULL_STOPS, ""))), ...typed];
+        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0].replace(EDGE_PUNCTUATION, ""))), ...typed];
     }
 
     /* What an entry says it is about, from its d/ file, as the query is read (normalize): its title, tags, keywords,

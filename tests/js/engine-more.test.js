@@ -209,6 +209,16 @@ test("synonyms: each word of a phrase stands for its share of the phrase where i
   assert.deepEqual(Object.fromEntries(found.map(r => [r.id, matches(r)["梯度检查点"]])), { doc0: 0.2, doc1: 0.25, doc2: 0.25 });
 });
 
+test("synonyms: a phrase of several words for a query's phrase of several: each word its share of each unit", async () => {
+  // gradient checkpoint typed, two units; the group's other phrase is two words, 梯度 and 检查点. doc1 says both, doc0
+  // only 梯度: half of each unit (0.5 × 0.5), not the whole of the unit it does not fall inside
+  const files = index({ "梯度": [0, 100, TITLE, 1, 100, TITLE], "检查点": [1, 100, TITLE] }, 12,
+    { synonyms: [[["gradient", "checkpoint"], ["梯度", "检查点"]]] });
+  const found = await search(files, "gradient checkpoint");
+  assert.deepEqual(found.map(r => [r.id, matches(r)]),
+    [["doc1", { gradient: 0.5, checkpoint: 0.5 }], ["doc0", { gradient: 0.25, checkpoint: 0.25 }]]);
+});
+
 test("synonyms: the shards of terms a reading brings in are fetched before ranking", async () => {
   // vram in t/0 (gddr's shard is 0 of 4): no typed character or word is in it
   const files = index({ gddr: [1, 100, TITLE], "显存": [0, 100, STEPS] }, 2, { synonyms: [[["显存"], ["gddr"]]], variants: { "顯存": ["显存"] }, shards: 4 });

@@ -27,14 +27,18 @@ test("Query.add: a term keeps its best reading, a unit its first span", () => {
   add(0.4, 0, "lighter");
   assert.equal(query.terms.get("t").reading, "cheaper");
   add(0.6, 3, "heavier", [1, 2]);
-  assert.deepEqual(query.terms.get("t"), { units: ["u"], span: [1, 2], reading: "heavier", weight: 0.6, penalty: 3, surface: null,
-    phraseWord: false });
+  assert.deepEqual(query.terms.get("t"), { units: ["u"], span: [1, 2], unitSpans: null, reading: "heavier", weight: 0.6, penalty: 3,
+    surface: null, phraseWord: false });
+  assert.deepEqual(query.partSpan("t", "u"), [1, 2]);
   query.add("p", { units: ["u"], span: [0, 1], reading: "synonym", weight: 0.25, penalty: 1, phraseWord: true });
   assert.equal(query.terms.get("p").phraseWord, true);
   assert.deepEqual(query.spans.get("u"), [0, 5]);
   query.add("v", { units: ["w"], span: [1, 2], within: [0, 3], reading: "typed", weight: 1, penalty: 0, surface: "v" });
   assert.deepEqual(query.spans.get("w"), [0, 3]);
   assert.deepEqual(query.units(), new Set(["u", "w"]));
+  // a term standing for a different part of each of its units
+  query.add("s", { units: ["u", "w"], span: [0, 3], unitSpans: new Map([["u", [0, 2]], ["w", [2, 3]]]), reading: "synonym", weight: 0.5, penalty: 1 });
+  assert.deepEqual([query.partSpan("s", "u"), query.partSpan("s", "w")], [[0, 2], [2, 3]]);
 });
 
 test("fillerSpans: the stopwords, and a directional complement only after a verb and 不", () => {

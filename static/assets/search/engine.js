@@ -247,7 +247,7 @@
         // capped, its count is not): whole, those of a term spanning all of it; at all, each for the share it spans
         const spansWhole = new Set();
         for (const unit of info.units) {
-          const share = coverage(query.spans.get(unit), [{ span: info.span, match: 1 }]);
+          const share = coverage(query.spans.get(unit), [{ span: query.partSpan(term, unit), match: 1 }]);
           const whole = share === 1;
           if (whole) spansWhole.add(unit);
           const least = atLeast.get(unit) || { whole: 0, any: 0 };
@@ -273,13 +273,14 @@
           for (const name of info.units) {
             // a unit's matched parts; `whole`: a term spanning all of it is among them (its rarity, weigh)
             const unit = hit.units.get(name);
-            if (!unit) hit.units.set(name, { parts: [{ span: info.span, match }], penalty: info.penalty, score, whole: spansWhole.has(name) });
+            const span = query.partSpan(term, name);
+            if (!unit) hit.units.set(name, { parts: [{ span, match }], penalty: info.penalty, score, whole: spansWhole.has(name) });
             else {
               unit.whole = unit.whole || spansWhole.has(name);
               // terms of one span (a synonym group's) are one part, at the best match
-              const same = unit.parts.find(part => part.span === info.span);
+              const same = unit.parts.find(part => part.span === span);
               if (same) same.match = Math.max(same.match, match);
-              else unit.parts.push({ span: info.span, match });
+              else unit.parts.push({ span, match });
               unit.penalty = Math.min(unit.penalty, info.penalty);
               unit.score = Math.max(unit.score, score);
             }
@@ -349,7 +350,7 @@
           hit.words += weight * found.match;
           // the share of the unit the title has, however it was read there (the words rule weighs the reading)
           const inTitle = (hit.title || []).filter(({ term }) => query.terms.get(term).units.includes(unit));
-          if (inTitle.length) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ span }) => ({ span, match: 1 })));
+          if (inTitle.length) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ term }) => ({ span: query.partSpan(term, unit), match: 1 })));
           hit.typo += found.penalty;
           hit.score += found.score;
         }

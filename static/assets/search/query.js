@@ -100,12 +100,19 @@
     }
 
     /* Adds `term`, unless the query has it already, read at least as well (higher weight, then lower penalty).
-     * `within`: the span of the unit the term is a part of (the whole word 显存不足 for its part 显存). */
-    add(term, { units, span, within = span, reading, surface = null, weight, penalty, phraseWord = false }) {
+     * `within`: the span of the unit the term is a part of (the whole word 显存不足 for its part 显存); `unitSpans`
+     * (unit → span), where the term stands for a different part of each of its units (partSpan). */
+    add(term, { units, span, within = span, unitSpans = null, reading, surface = null, weight, penalty, phraseWord = false }) {
       for (const unit of units) if (!this.spans.has(unit)) this.spans.set(unit, within);
       const known = this.terms.get(term);
       if (!known || known.weight < weight || (known.weight === weight && known.penalty > penalty))
-        this.terms.set(term, { units, span, reading, weight, penalty, surface, phraseWord });
+        this.terms.set(term, { units, span, unitSpans, reading, weight, penalty, surface, phraseWord });
+    }
+
+    /* The part of `unit` that `term` stands for: its span, or its own span in that unit. */
+    partSpan(term, unit) {
+      const { span, unitSpans } = this.terms.get(term);
+      return unitSpans ? unitSpans.get(unit) : span;
     }
 
     /* The units: the pieces of the query its terms stand for. */

@@ -272,14 +272,16 @@
       const span = [Math.min(...matched.map(m => m.span[0])), Math.max(...matched.map(m => m.span[1]))];
       const reading = engine.reading("synonym", Math.min(...matched.map(m => m.weight)), Math.max(...matched.map(m => m.penalty)));
       const units = [...new Set(matched.flatMap(m => m.units))];
+      // the words of a phrase each stand for their share of what matched, in each unit matched: `gradient` alone is not
+      // `gradient checkpointing`, typed as one word (梯度检查点) or as two (gradient checkpoint, for 梯度 检查点)
+      const slice = ([a, b], i, of) => [a + i * (b - a) / of, a + (i + 1) * (b - a) / of];
+      const inUnit = unit => { const [a, b] = query.spans.get(unit); return [Math.max(a, span[0]), Math.min(b, span[1])]; };
       for (const phrase of group)
         phrase.forEach((term, i) => {
-          // the words of a phrase each stand for their share of what matched: `gradient` alone is not
-          // `gradient checkpointing`
-          const slice = (span[1] - span[0]) / phrase.length;
-          if (!query.terms.has(term) && !engine.absentTerms.has(term))
-            found.push([term, { units, span: [span[0] + i * slice, span[0] + (i + 1) * slice], within: span, ...reading,
-              phraseWord: phrase.length > 1 }]);
+          if (query.terms.has(term) || engine.absentTerms.has(term)) return;
+          const unitSpans = new Map(units.map(unit => [unit, slice(inUnit(unit), i, phrase.length)]));
+          found.push([term, { units, span: slice(span, i, phrase.length), within: span, unitSpans, ...reading,
+            phraseWord: phrase.length > 1 }]);
         });
     }
     return found;

@@ -262,11 +262,13 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
     assert split_characters({"顯示卡": 30_000}) == {"顯"}  # a traditional form's first character too
     # split characters are keyed by two in the shards, and the manifest lists them for the engine
     postings = {"不足": array("i", range(4000)), "不同": array("i", range(600)), "显存": array("i", range(600))}
-    shards, split = _term_shards(postings, {}, [], [], {})
+    shards, split = _term_shards(postings, {"不足": 4000}, [], [], {})
     assert split == {"不"} and len(shards) == 4
     for k, shard in enumerate(shards):
         assert all(shard_of(term, 4, split) == k for term in shard["terms"])
     assert shard_of("不足", 4, split) != shard_of("不同", 4, split) and shard_of("不足", 4) == shard_of("不同", 4)
+    # a capped term's count beside its postings (shard 1), not where its first character alone would put it (0)
+    assert shards[1]["entries"] == {"不足": 4000} and shard_of("不足", 4) == 0
     # a traditional form starting with a split character too (不會 of 不会: 不 is written the same)
     # and a compound (不会不足, keyed 不会: shard 2, where its first character alone would give 0)
     shards, split = _term_shards({"不会": array("i", range(4001))}, {}, ["不会"], ["不会不足"], {})
@@ -353,10 +355,11 @@ def test_completions_are_the_english_terms_of_four_letters_or_more_by_their_firs
         return array("i", [0, 100, 1] * entries)
 
     shards = _completion_shards({"nvidia": postings(2), "nvcc": postings(3), "nvidiasmi": postings(1), "nvi": postings(9),
-                                 "nvidia_smi": postings(5), "cuda12": postings(1), "cudnn": postings(2), "1abc": postings(1),
+                                 "nvidia_smi": postings(5), "cuda12": postings(4), "cudnn": postings(5), "1abc": postings(1),
                                  "café": postings(1), "显存不足": postings(4), "nvcx": postings(3)}, {})
-    # nvcc and nvcx in 3 entries, alphabetical between them; nvi, 3 letters, completes nothing; nvidia_smi is found
-    # through nvidia and smi, which a query word can be; a number first is no word being typed; café is not ASCII
+    # nvcc and nvcx in 3 entries, alphabetical between them; cudnn in 5 before cuda12 in 4; nvi, 3 letters, completes
+    # nothing; nvidia_smi is found through nvidia and smi, which a query word can be; a number first is no word being
+    # typed; café is not ASCII
     assert shards == [{"cud": ["cudnn", "cuda12"], "nvc": ["nvcc", "nvcx"], "nvi": ["nvidia", "nvidiasmi"]}]
     # the shard count follows the bytes as the other files' do: 12,000 in a shard
     keys = ["".join(letters) for letters in product("abcdefghij", repeat=3)]

@@ -314,7 +314,7 @@ def _doc_data(text: EntryText, messages: list[str], lang: str) -> dict:
         "tags": [tag.get(lang) for tag in record.tags],
         "sections": sections,
         "messages": messages,
-        "keywords": text.fields.get("keywords", []),
+        "keywords": text.fields["keywords"],
     }
 
 

@@ -1,6 +1,6 @@
 """Are the readable query sets' misses the engine's fault or the judgments'? Pairs for a blind judge, and their score.
 
-    .venv/bin/python -m bench.blind_judging pairs DIR [--set NAME …]   # DIR/pairs.json for the judge, DIR/key.json apart
+    .venv/bin/python -m bench.blind_judging pairs DIR [--set NAME …] [--entries N --draw K]   # DIR/pairs.json for the judge, DIR/key.json apart
     .venv/bin/python -m bench.blind_judging score DIR    # DIR/key.json against DIR/verdicts*.json
 
 Each miss of the readable sets (`search_quality.SETS`; a held-out one only when named, and then its files are for the
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from bench.search_quality import NEIGHBOURS, ROOT, SETS, ask_sets, expected_ids, is_miss, query_language
+from bench.search_quality import NEIGHBOURS, ROOT, SETS, ask_sets, expected_ids, is_miss, query_language, smaller_wiki
 from pitfalls.commands.cli import run_command
 
 SEED = 20261205
@@ -78,7 +78,8 @@ def tally(key: list[dict], verdicts: list[dict]) -> Counter:
     return counts
 
 
-def write_pairs(folder: Path, set_names: list[str]) -> None:
+def write_pairs(folder: Path, set_names: list[str], keep: frozenset[str] | None = None) -> None:
+    """`keep`: the corpus entries of a smaller wiki the sets at 172 entries are asked of (`smaller_wiki`)."""
     sets = tuple(query_set for query_set in SETS if query_set.name in set_names) if set_names else \
         tuple(query_set for query_set in SETS if not query_set.held_out)
     # each set's entries from the wiki it was asked of: the two corpora share some ids, each with its own text
@@ -86,7 +87,7 @@ def write_pairs(folder: Path, set_names: list[str]) -> None:
                  for folder in (ROOT / "content", *NEIGHBOURS[at]) for path in (folder / "entries").glob("*.yml")}
             for at in {query_set.at for query_set in sets}}
     records = {query_set.name: read[query_set.at] for query_set in sets}
-    answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(sets).items() for query, ids in asked]
+    answers = [(query_set.name, query, ids) for query_set, asked in ask_sets(sets, keep=keep).items() for query, ids in asked]
     pairs, key = blind_pairs(answers, records, random.Random(SEED))
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "pairs.json").write_text(json.dumps(pairs, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -113,8 +114,17 @@ def main() -> int:
     parser.add_argument("--set", action="append", default=[], choices=[query_set.name for query_set in SETS],
                         help="with pairs: a query set to take the misses of (repeatable; default: the readable sets). "
                              "A held-out set's pairs and key hold its misses: give them to the judge, do not read them")
-    return run_command("blind_judging", parser, parser.parse_args(),
-                       lambda args: write_pairs(args.folder, args.set) if args.step == "pairs" else print_score(args.folder))
+    parser.add_argument("--entries", type=int, help="with pairs: ask the sets at 172 entries of a smaller wiki, this many "
+                        "entries in all, as `search_quality --every-set --entries N` does (with --draw)")
+    parser.add_argument("--draw", type=int, default=0, help="with --entries: which of search_quality's draws (from 0)")
+    return run_command("blind_judging", parser, parser.parse_args(), run)
+
+
+def run(args: argparse.Namespace) -> None:
+    if args.step == "score":
+        print_score(args.folder)
+    else:
+        write_pairs(args.folder, args.set, args.entries and smaller_wiki(args.entries, args.draw))
 
 
 if __name__ == "__main__":

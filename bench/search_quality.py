@@ -332,20 +332,26 @@ def against_first() -> None:
         print(f"{name:24} {miss_above:>12} {miss_below:>11} {hit_above:>14} {hit_below:>13}")
 
 
+def smaller_wiki(entries: int, draw: int) -> frozenset[str]:
+    """The corpus entries of a smaller wiki of `entries` entries with the 12 seed entries: random draw `draw` (seeded
+    with it), the same draw for every command that asks it."""
+    corpus = corpus_ids()
+    if not 12 < entries <= 12 + len(corpus):
+        raise PitfallsError(f"--entries {entries}: give 13 to {12 + len(corpus)} (the 12 seed entries and some of the corpus's)")
+    return frozenset(random.Random(draw).sample(corpus, entries - 12))
+
+
 def every_set_smaller(off: tuple[str, ...], options: dict, entries: int, draws: int) -> None:
     """The corpus sets asked of smaller wikis: the seed entries and a random draw of the corpus's, `entries` in all,
     `draws` times (draw k seeded with k). Per set, the queries asked a draw (those about an entry drawn) and the top-1
     of each draw; no misses are listed."""
-    corpus = corpus_ids()
     if draws < 1:
         raise PitfallsError(f"--draws {draws}: give 1 or more")
-    if not 12 < entries <= 12 + len(corpus):
-        raise PitfallsError(f"--entries {entries}: give 13 to {12 + len(corpus)} (the 12 seed entries and some of the corpus's)")
     sets = tuple(query_set for query_set in SETS if query_set.at == "corpus")
     top1: dict[QuerySet, list[str]] = defaultdict(list)
     asked: dict[QuerySet, list[int]] = defaultdict(list)
     for draw in range(draws):
-        keep = frozenset(random.Random(draw).sample(corpus, entries - 12))
+        keep = smaller_wiki(entries, draw)
         for query_set, answers in ask_sets(sets, off, options, keep).items():
             asked[query_set].append(len(answers))
             top1[query_set].append(f"{1 - sum(is_miss(q, ids) for q, ids in answers) / len(answers):.2f}" if answers else "-")

@@ -278,6 +278,26 @@ def test_every_set_at_a_smaller_size_asks_only_the_queries_about_entries_drawn(m
     assert "seed held-out" in rows and "seed" not in rows  # the sets asked of the 12 entries alone are not asked again
 
 
+def test_blind_pairs_of_a_smaller_wiki_are_asked_of_the_draw_the_quality_bench_asks(monkeypatch, tmp_path):
+    """`blind_judging pairs DIR --entries N --draw K`: the misses of draw K of `search_quality --every-set --entries N`,
+    the same entries (a draw is seeded with its number), so a judged figure is of the draw the bench printed."""
+    asked = []
+
+    def fake_ask_sets(sets, keep=None):
+        asked.append(({query_set.name for query_set in sets}, keep))
+        return {}
+
+    monkeypatch.setattr(blind_judging, "ask_sets", fake_ask_sets)
+    monkeypatch.setattr(sys, "argv", ["blind_judging", "pairs", str(tmp_path / "d4"), "--set", "held-out", "--entries", "92", "--draw", "4"])
+    assert blind_judging.main() == 0
+    monkeypatch.setattr(sys, "argv", ["blind_judging", "pairs", str(tmp_path / "all"), "--set", "corpus"])
+    assert blind_judging.main() == 0
+    drawn = search_quality.smaller_wiki(92, 4)
+    assert asked == [({"held-out"}, drawn), ({"corpus"}, None)]
+    assert len(drawn) == 80 and drawn == frozenset(random.Random(4).sample(corpus_ids(), 80)) != search_quality.smaller_wiki(92, 5)
+    assert json.loads((tmp_path / "d4" / "pairs.json").read_text(encoding="utf-8")) == []
+
+
 def test_the_independent_neighbours_make_a_valid_wiki_with_the_seed_entries(tmp_path):
     """bench/corpus_independent/: 78 neighbours of the seed entries written apart from the corpus, asked by the
     "independent" sets of `--every-set`; each names seed entries or its own in `related`, none takes a seed id."""

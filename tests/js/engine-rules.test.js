@@ -422,6 +422,9 @@ test("two Chinese words typed next to each other are read in the other order as 
   assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
   assert.deepEqual(matches(found[0]), { "显存": 1, "爆": 1 });  // the word stands for both, as typed: weight 1
   assert.equal(found[0].explain.rules.typo, 2);  // and costs 1 for each
+  // in the steps: what a match there counts (0.2) for each, not more for spanning more than either
+  const inSteps = index({ "显存": [0, 900, TITLE], "爆": [0, 900, STEPS], "爆显存": [1, 100, STEPS] }, 8);
+  assert.deepEqual(matches((await search(inSteps, "显存爆")).find(r => r.id === "doc1")), { "显存": 0.2, "爆": 0.2 });
   assert.deepEqual(await rank(files, "显存爆", { off: ["reorders"] }), ["doc0"]);
   const readings = { ...READINGS, reorder: { weight: 0.25, penalty: 3 } };
   assert.deepEqual(await rank(files, "显存爆", { options: { readings } }), ["doc0", "doc1"]);

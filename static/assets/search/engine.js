@@ -246,8 +246,9 @@
         // what a unit's rarity counts is at least the entries of each of its terms (the postings of a common term are
         // capped, its count is not): whole, those of a term spanning all of it; at all, each for the share it spans
         const spansWhole = new Set();
+        const partSpans = new Map(info.units.map(unit => [unit, query.partSpan(term, unit)]));  // once a term, not a posting
         for (const unit of info.units) {
-          const share = coverage(query.spans.get(unit), [{ span: query.partSpan(term, unit), match: 1 }]);
+          const share = coverage(query.spans.get(unit), [{ span: partSpans.get(unit), match: 1 }]);
           const whole = share === 1;
           if (whole) spansWhole.add(unit);
           const least = atLeast.get(unit) || { whole: 0, any: 0 };
@@ -273,7 +274,7 @@
           for (const name of info.units) {
             // a unit's matched parts; `whole`: a term spanning all of it is among them (its rarity, weigh)
             const unit = hit.units.get(name);
-            const span = query.partSpan(term, name);
+            const span = partSpans.get(name);
             if (!unit) hit.units.set(name, { parts: [{ span, match }], penalty: info.penalty, score, whole: spansWhole.has(name) });
             else {
               unit.whole = unit.whole || spansWhole.has(name);

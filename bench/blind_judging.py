@@ -26,6 +26,7 @@ import yaml
 
 from bench.search_quality import NEIGHBOURS, ROOT, SETS, ask_sets, expected_ids, is_miss, query_language, smaller_wiki
 from pitfalls.commands.cli import run_command
+from pitfalls.errors import PitfallsError
 
 SEED = 20261205
 """The draw of controls and of each pair's order: the same pairs from the same answers."""
@@ -116,15 +117,17 @@ def main() -> int:
                              "A held-out set's pairs and key hold its misses: give them to the judge, do not read them")
     parser.add_argument("--entries", type=int, help="with pairs: ask the sets at 172 entries of a smaller wiki, this many "
                         "entries in all, as `search_quality --every-set --entries N` does (with --draw)")
-    parser.add_argument("--draw", type=int, default=0, help="with --entries: which of search_quality's draws (from 0)")
+    parser.add_argument("--draw", type=int, help="with --entries: which of search_quality's draws (from 0; default 0)")
     return run_command("blind_judging", parser, parser.parse_args(), run)
 
 
 def run(args: argparse.Namespace) -> None:
+    if (args.entries is not None or args.draw is not None) and (args.step == "score" or args.entries is None):
+        raise PitfallsError("--entries and --draw go with pairs, --draw only with --entries")
     if args.step == "score":
         print_score(args.folder)
     else:
-        write_pairs(args.folder, args.set, args.entries and smaller_wiki(args.entries, args.draw))
+        write_pairs(args.folder, args.set, args.entries and smaller_wiki(args.entries, args.draw or 0))
 
 
 if __name__ == "__main__":

@@ -296,6 +296,9 @@ def test_blind_pairs_of_a_smaller_wiki_are_asked_of_the_draw_the_quality_bench_a
     assert asked == [({"held-out"}, drawn), ({"corpus"}, None)]
     assert len(drawn) == 80 and drawn == frozenset(random.Random(4).sample(corpus_ids(), 80)) != search_quality.smaller_wiki(92, 5)
     assert json.loads((tmp_path / "d4" / "pairs.json").read_text(encoding="utf-8")) == []
+    for args in (["pairs", str(tmp_path), "--draw", "4"], ["score", str(tmp_path / "d4"), "--entries", "92"]):
+        done = subprocess.run([sys.executable, "-m", "bench.blind_judging", *args], cwd=ROOT, capture_output=True, text=True)
+        assert (done.returncode, done.stderr) == (2, "blind_judging: --entries and --draw go with pairs, --draw only with --entries\n")
 
 
 def test_the_independent_neighbours_make_a_valid_wiki_with_the_seed_entries(tmp_path):

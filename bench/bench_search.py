@@ -112,7 +112,7 @@ def run_queries(browser, url: str, queries: list[dict]) -> dict[tuple[str, str],
     for lang in ("zh", "en"):
         page = browser.new_page()
         open_search(page, f"{url}{lang}/")
-        asked = [q["q"] for q in queries if q.get("lang", "zh") == lang]
+        asked = list(dict.fromkeys(q["q"] for q in queries if q.get("lang", "zh") == lang))  # sets share queries
         for query in asked:
             results[lang, query] = search(page, lang, query)
         for query in asked:

@@ -11,7 +11,8 @@ built with PITFALLS_STOCK_SEARCH=1):
   - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
     it) and by `python -m http.server` in a process of its own (how docs/DEPLOY.md serves the offline bundle);
-    and the median once more when the query's files are read (the rest is what fetching them cost);
+    and the median once more when the query's files are read (the rest is what fetching them cost); at N entries, the
+    English queries typed letter by letter, ms from the last key;
   - bytes the browser downloads for search before the first result (fresh browser, N entries), and the files, bytes and
     ms of a long Chinese paste once the worker is loaded;
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
@@ -244,6 +245,20 @@ def hostile_line(browser, url: str) -> str:
     return " | ".join(f"{ms:.0f}" for ms in times) + f"  (max {max(times):.0f} ms)"
 
 
+def typed_line(browser, url: str) -> str:
+    """The English queries of the 12-entry set typed letter by letter on the English site, one page: a search at each
+    key, the next key once its results show (a typist slower than the engine); ms from the last key to the results."""
+    page = browser.new_page()
+    open_search(page, f"{url}en/")
+    times = []
+    for query in dict.fromkeys(q["q"] for q in QUERIES if q.get("lang") == "en"):
+        for end in range(1, len(query) + 1):
+            ms = search(page, "en", query[:end])[0]
+        times.append(ms)
+    page.close()
+    return f"{statistics.median(times):.1f} ms (max {max(times):.1f}) of {len(times)} queries"
+
+
 def measure(browser, corpora: dict[str, Path], work: Path) -> None:
     """Build, serve and measure each corpus with both engines."""
     for size, content in corpora.items():
@@ -263,6 +278,7 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
                 if size not in QUERY_SETS:
                     print(f"hostile queries ({engine}, nginx), ms each: {hostile_line(browser, f'http://127.0.0.1:{port}/')}")
                     deep_links[engine, "nginx"] = open_link_until_results(browser, f"http://127.0.0.1:{port}/")
+                    print(f"English typed letter by letter ({engine}, nginx), the last key: {typed_line(browser, f'http://127.0.0.1:{port}/')}")
             if size not in QUERY_SETS:
                 deep_links[engine, "http.server"] = open_link_until_results(browser, url)
                 b = download_bytes(browser, url)

@@ -11,8 +11,9 @@ built with PITFALLS_STOCK_SEARCH=1):
   - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
     it) and by `python -m http.server` in a process of its own (how docs/DEPLOY.md serves the offline bundle);
-    and the median once more when the query's files are read (the rest is what fetching them cost); at N entries, the
-    English queries typed letter by letter, ms from the last key;
+    and the median once more when the query's files are read (the rest is what fetching them cost); through nginx, the
+    first search of a new page of a reader who searched before (the browser's cache warm, the worker cold); at N
+    entries, the English queries typed letter by letter, ms from the last key;
   - bytes the browser downloads for search before the first result (fresh browser, N entries), and the files, bytes and
     ms of a long Chinese paste once the worker is loaded;
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
@@ -259,6 +260,39 @@ def typed_line(browser, url: str) -> str:
     return f"{statistics.median(times):.1f} ms (max {max(times):.1f}) of {len(times)} queries"
 
 
+FIRST_SEARCHES = 8
+"""Queries a language asked as the first search of a page, by first_search_line."""
+READER_PAUSE_MS = 1000
+"""How long after its page is ready a reader starts typing: a search typed at once competes with the page's loading
+(about twice the time here)."""
+
+
+def first_search_line(browser, url: str) -> str:
+    """A reader who came back: each language's queries asked on one page (the browser's cache now holds their files),
+    then the first FIRST_SEARCHES of them each as the first search of a new page, READER_PAUSE_MS after it is ready,
+    whose worker starts cold (its files asked of the server again or read from the browser's cache, its code not yet
+    compiled by the JIT); ms from the keystroke to the results."""
+    parts = []
+    for lang in ("zh", "en"):
+        context = browser.new_context()
+        page = context.new_page()
+        open_search(page, f"{url}{lang}/")
+        asked = list(dict.fromkeys(q["q"] for q in QUERIES if q.get("lang", "zh") == lang))
+        for query in asked:
+            search(page, lang, query)
+        page.close()
+        times = []
+        for query in asked[:FIRST_SEARCHES]:
+            page = context.new_page()
+            open_search(page, f"{url}{lang}/")
+            page.wait_for_timeout(READER_PAUSE_MS)
+            times.append(search(page, lang, query)[0])
+            page.close()
+        context.close()
+        parts.append(f"{lang} {statistics.median(times):.1f} ms (max {max(times):.1f})")
+    return " | ".join(parts) + f", {FIRST_SEARCHES} queries each"
+
+
 def measure(browser, corpora: dict[str, Path], work: Path) -> None:
     """Build, serve and measure each corpus with both engines."""
     for size, content in corpora.items():
@@ -275,6 +309,7 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
             results[engine] = run_queries(browser, url, queries)
             with serve_with_nginx(site_dir) as port:
                 through_nginx[engine] = run_queries(browser, f"http://127.0.0.1:{port}/", queries)
+                print(f"a page's first search ({engine}, nginx, the browser's cache warm): {first_search_line(browser, f'http://127.0.0.1:{port}/')}")
                 if size not in QUERY_SETS:
                     print(f"hostile queries ({engine}, nginx), ms each: {hostile_line(browser, f'http://127.0.0.1:{port}/')}")
                     deep_links[engine, "nginx"] = open_link_until_results(browser, f"http://127.0.0.1:{port}/")

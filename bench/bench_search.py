@@ -169,7 +169,7 @@ def search_downloads(browser, url: str, query: str, before: str | None = None) -
     files = {}
     for u in fetched:
         if "/search" in u or "lunr" in u or "worker" in u:
-            path = u.split(url, 1)[1].split("?")[0]
+            path = u.split(url, 1)[1].split("?")[0]  # a search link's worker has ?q=
             files[path] = len(gzip.compress((SITE_DIRS[url] / path).read_bytes(), 6))
     context.close()
     return ms, files

@@ -110,7 +110,10 @@ def test_text_is_gzipped_when_the_client_accepts_it(nginx_port, tiny_site, patte
     ("zh/assets/pitfalls.css", "no-cache"),  # ours, not fingerprinted: revalidated
     ("zh/index.html", "no-cache"),
     ("en/tags/index.html", "no-cache"),
-    ("zh/search/**/*.json", "no-cache"),
+    ("zh/search/*/t/*.json", IMMUTABLE),  # in the folder named by the index's version: a new build, a new folder
+    ("en/search/*/d/*.json", IMMUTABLE),
+    ("zh/search/worker.js", "no-cache"),  # holds the manifest, which names the folder
+    ("zh/search/search_index.json", "no-cache"),
 ])
 def test_cache_lifetimes(nginx_port, tiny_site, pattern, cache_control):
     path = _largest(tiny_site, pattern).removesuffix("index.html")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import locale
+import re
 import shutil
 import subprocess
 import sys
@@ -594,36 +595,43 @@ def test_material_gets_a_stub_with_its_config_and_no_documents():
 
 def test_index_files_are_written_compact_and_only_when_they_change(tmp_path):
     search = tmp_path / "search"
-    search.mkdir()
+    (search / "0123456789ab" / "t").mkdir(parents=True)  # an earlier build's folder
     (search / "stale.json").write_text("{}", encoding="utf-8")
     content = _content(tmp_path, [{"id": "a"}, {"id": "b", "title_zh": "显存不足"}])
     index = build_index(load_knowledge_base(content), "zh")
     write_index(index, search)
-    written = sorted(str(path.relative_to(search)) for path in search.rglob("*.json"))
-    assert written == sorted(["search_index.json", *index.files()])  # the folder replaced: no stale file
+    folder = search / index.manifest["version"]
+    assert re.fullmatch("[0-9a-f]{12}", folder.name)
+    written = sorted(str(path.relative_to(search)) for path in search.rglob("*") if path.is_file())
+    # the folder replaced: no stale file; the files the engine fetches in the folder named by the version
+    assert written == sorted(["search_index.json", "manifest.json", "worker.js",
+                              *(f"{folder.name}/{path}" for path in index.files() if path != "manifest.json")])
     assert json.loads((search / "search_index.json").read_text(encoding="utf-8")) == material_stub("zh")
-    doc = (search / "d" / "1.json").read_text(encoding="utf-8")
+    doc = (folder / "d" / "1.json").read_text(encoding="utf-8")
     assert doc.startswith('{"location":"b/","title":"显存不足",')  # compact, UTF-8 as it is
-    terms = json.loads((search / "t" / "0.json").read_text(encoding="utf-8"))["terms"]
+    terms = json.loads((folder / "t" / "0.json").read_text(encoding="utf-8"))["terms"]
     assert terms["显存"] == list(index.shards[0]["terms"]["显存"])
     assert (search / "worker.js").read_text(encoding="utf-8") == worker_script(index.manifest)
-    # `serve`: the next index of the same folder writes only what differs and removes what is gone
-    (search / "d" / "0.json").write_text("unchanged", encoding="utf-8")
+    # `serve`: the next index of the same folder renames it to its version, writes only what differs and removes what
+    # is gone
+    (folder / "d" / "0.json").write_text("unchanged", encoding="utf-8")
     (search / "worker.js").write_text("unchanged", encoding="utf-8")
     (content / "entries" / "b.yml").unlink()
     smaller = build_index(load_knowledge_base(content), "zh")
     write_index(smaller, search, index)
-    assert not (search / "d" / "1.json").exists()
-    assert (search / "d" / "0.json").read_text(encoding="utf-8") == "unchanged"
+    assert smaller.manifest["version"] != folder.name and not folder.exists()
+    folder = search / smaller.manifest["version"]
+    assert not (folder / "d" / "1.json").exists()
+    assert (folder / "d" / "0.json").read_text(encoding="utf-8") == "unchanged"
     assert json.loads((search / "manifest.json").read_text(encoding="utf-8")) == smaller.manifest
     assert (search / "worker.js").read_text(encoding="utf-8") == worker_script(smaller.manifest)
     (search / "worker.js").write_text("unchanged", encoding="utf-8")
     write_index(smaller, search, smaller)
     assert (search / "worker.js").read_text(encoding="utf-8") == "unchanged"  # the same manifest
     # a file already gone is no error
-    shutil.rmtree(search / "d")
-    write_index(smaller, search, index)
-    assert not (search / "d").exists()  # d/0.json is the same in both: not written again
+    shutil.rmtree(folder / "d")
+    write_index(smaller, search, replace(index, manifest=smaller.manifest))
+    assert not (folder / "d").exists()  # d/0.json is the same in both: not written again
 
 
 @pytest.fixture
@@ -642,7 +650,8 @@ def test_the_index_files_are_utf_8_whatever_the_locale(tmp_path, ascii_locale):
     assert locale.getpreferredencoding(False) != "UTF-8"
     write_index(index, tmp_path / "search")
     write_index(replace(index, manifest={**index.manifest, "docs": 2}), tmp_path / "search", index)
-    assert json.loads((tmp_path / "search" / "d" / "0.json").read_bytes().decode("utf-8"))["title"] == "显存不足"
+    folder = tmp_path / "search" / index.manifest["version"]
+    assert json.loads((folder / "d" / "0.json").read_bytes().decode("utf-8"))["title"] == "显存不足"
     worker = (tmp_path / "search" / "worker.js").read_bytes().decode("utf-8")
     assert worker == worker_script({**index.manifest, "docs": 2})
     # the engine's modules, read as UTF-8 (their strings and comments have Chinese) and without their comments

@@ -59,7 +59,8 @@ _ENGINE_SERVER = """
       done = done.then(async () => {
         const {files, query, off, options} = JSON.parse(line);
         try {
-          const engine = new Engine(async path => files[path.split("?")[0]], {off, options});
+          // a file by its name in `files`: the version's folder ("x/t/0.json") left out
+          const engine = new Engine(async path => files[path.slice(path.indexOf("/") + 1)], {off, options});
           console.log(JSON.stringify({ranked: (await engine.search(query)).ranked}));
         } catch (error) {
           console.log(JSON.stringify({error: String(error.stack || error)}));
@@ -714,7 +715,7 @@ def items(files: dict, query: str, options: dict | None = None) -> list[list[dic
     script = """
         const {Engine} = require(process.argv[1]);
         const {files, query, options} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
-        new Engine(async path => files[path.split("?")[0]], {options}).search(query)
+        new Engine(async path => files[path.slice(path.indexOf("/") + 1)], {options}).search(query)
           .then(found => console.log(JSON.stringify(found.items)));
     """
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True, text=True,
@@ -755,7 +756,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
         const files = JSON.parse(require("fs").readFileSync(0, "utf-8"));
         const errors = [];
         console.error = (...args) => errors.push(args.join(" "));
-        const engine = new Engine(async path => files[path.split("?")[0]]);
+        const engine = new Engine(async path => files[path.slice(path.indexOf("/") + 1)]);
         (async () => {
           const answers = [await engine.search("alpha"), await engine.search("alpha")];
           process.stdout.write(JSON.stringify({answers, errors}));

@@ -85,7 +85,8 @@ def test_a_saved_record_updates_its_page_listings_and_search(served):
     assert "Out of GPU memory again" in fetch(f"{url}en/tags/cuda/")[1]
     assert "Out of GPU memory again" in fetch(f"{url}en/recent/")[1]
     assert "Out of GPU memory again" in fetch(f"{url}en/docker-no-gpu/")[1]  # it names docker-no-gpu: listed there
-    docs = [json.loads(fetch(f"{url}en/search/d/{n}.json")[1])["title"] for n in range(2)]
+    folder = json.loads(fetch(f"{url}en/search/manifest.json")[1])["version"]  # the index's files are in its folder
+    docs = [json.loads(fetch(f"{url}en/search/{folder}/d/{n}.json")[1])["title"] for n in range(2)]
     assert "Out of GPU memory again" in docs
     other = content / "entries" / "docker-no-gpu.yml"  # gpu-oom names it as related: its link shows the new title
     other.write_text(other.read_text(encoding="utf-8").replace("zh: 容器内看不到 GPU", "zh: 容器里没有 GPU"), encoding="utf-8")

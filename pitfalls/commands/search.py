@@ -145,7 +145,9 @@ def _search(args) -> int:
 def _indexed_entries(search_dir: Path) -> set[str]:
     """The ids of the entries a built index holds: its d/ files' pages (a former id's redirect page, or a tag page,
     is not one)."""
-    return {json.loads(page.read_text(encoding="utf-8"))["location"].rstrip("/") for page in (search_dir / "d").glob("*.json")}
+    version = json.loads((search_dir / "manifest.json").read_text(encoding="utf-8"))["version"]
+    return {json.loads(page.read_text(encoding="utf-8"))["location"].rstrip("/")
+            for page in (search_dir / version / "d").glob("*.json")}
 
 
 def _ask(search_dir: Path, query: str, entry: str | None) -> tuple[list[dict], dict | None]:

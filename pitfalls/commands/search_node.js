@@ -12,7 +12,7 @@ const { Engine } = require(path.resolve(enginePath));
 async function main() {
   const queries = JSON.parse(fs.readFileSync(0, "utf-8"));
   const engine = new Engine(async file =>
-    JSON.parse(await fs.promises.readFile(path.join(searchDir, file.split("?")[0]), "utf-8")),
+    JSON.parse(await fs.promises.readFile(path.join(searchDir, file), "utf-8")),
     { off: off.split(",").filter(Boolean), options: JSON.parse(options) });
   const answers = [];
   for (const query of queries) {

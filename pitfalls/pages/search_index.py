@@ -9,15 +9,16 @@ once with BM25F; this module puts them into small files the engine fetches on de
                                whose words are keyed by two, score scale, fields, longest Chinese term,
                                synonyms (and their terms no entry has), stop words, pinyin syllables
     search/worker.js           the engine's modules, the manifest and Material's worker protocol in one file
-    search/t/<k>.json          term → postings, for the terms whose shard key hashes to k (and how many
+    search/<version>/          the files the engine fetches, in a folder named by a hash of them all (write_index):
+      t/<k>.json               term → postings, for the terms whose shard key hashes to k (and how many
                                entries have those whose postings are capped), the
                                traditional / Taiwan / Hong Kong forms of the Chinese terms there, and
                                the error messages whose rarest word is one of those terms
-    search/p/<k>.json          pinyin → Chinese terms, by first syllable (loaded only for pinyin queries)
-    search/w/<n>.json          the English terms of n letters (loaded only to correct a typo)
-    search/c/<k>.json          the English terms by their first three letters (loaded only to complete the word
+      p/<k>.json               pinyin → Chinese terms, by first syllable (loaded only for pinyin queries)
+      w/<n>.json               the English terms of n letters (loaded only to correct a typo)
+      c/<k>.json               the English terms by their first three letters (loaded only to complete the word
                                being typed)
-    search/d/<n>.json          what a result shows of entry n, and its error messages
+      d/<n>.json               what a result shows of entry n, and its error messages
 """
 
 from __future__ import annotations
@@ -342,23 +343,33 @@ def worker_script(manifest: dict) -> str:
 
 
 def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | None = None) -> None:
-    """Write the index files into `search_dir` (a language site's search/), replacing what is there.
-    `previous`: the index those files hold (`serve`); only the files that differ are written."""
+    """Write the index files into `search_dir` (a language site's search/), replacing what is there: Material's stub,
+    the manifest and the worker at its top, the files the engine fetches in a folder named by the index's version
+    (search/<version>/t/0.json). An address then holds the same bytes for as long as it exists, so browsers may keep
+    the files for good (deploy/nginx.conf), and a page of an earlier build, its worker still open, finds its files gone
+    instead of reading another build's. `previous`: the index those files hold (`serve`); its folder is renamed and
+    only the files that differ are written."""
     if previous is None and search_dir.exists():
         shutil.rmtree(search_dir)
+    version = index.manifest["version"]
+    if previous is not None and previous.manifest["version"] != version:
+        (search_dir / previous.manifest["version"]).rename(search_dir / version)
 
     def dump(path: Path, data: object, before: object = None) -> None:
         if data != before:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=list), encoding="utf-8")
 
+    def where(path: str) -> Path:
+        return search_dir / (path if path == "manifest.json" else f"{version}/{path}")
+
     dump(search_dir / "search_index.json", material_stub(index.manifest["lang"]))
     previous_files = previous.files() if previous else {}
     files = index.files()
     for path, data in files.items():
-        dump(search_dir / path, data, previous_files.get(path))
+        dump(where(path), data, previous_files.get(path))
     for path in previous_files.keys() - files.keys():
-        (search_dir / path).unlink(missing_ok=True)
+        where(path).unlink(missing_ok=True)
     if previous is None or previous.manifest != index.manifest:
         (search_dir / "worker.js").write_text(worker_script(index.manifest), encoding="utf-8")
 

@@ -111,13 +111,14 @@ test("explain: each rule's value, the rule that put an entry below the one befor
   // the average length: its steps match counts 0.2 / (1 − 0.75 + 0.75 × 0.5) = 0.32, words 0.916 × 0.32 / 2.302 × 1.063 = 0.135
 });
 
-test("the manifest and every file are fetched once, with the index version", async () => {
-  const log = [];
+test("the manifest and every file are fetched once, from the folder named by the index version", async () => {
+  const asked = [];
   const files = index({ alpha: [0, 100, STEPS] }, 1);
-  const engine = new Engine(fetcher(files, log));
+  const fetchJson = fetcher(files);
+  const engine = new Engine(path => asked.push(path) && fetchJson(path));
   await engine.search("alpha");
   await engine.search("alpha");
-  assert.deepEqual(log, ["manifest.json", "t/0.json?v=x", "d/0.json?v=x"]);
+  assert.deepEqual(asked, ["manifest.json", "x/t/0.json", "x/d/0.json"]);
 });
 
 test("a failed fetch is retried by the next query", async () => {
@@ -126,11 +127,26 @@ test("a failed fetch is retried by the next query", async () => {
   const log = [];
   const fetchOnce = fetcher(files, log);
   const engine = new Engine(async path => {
-    if (path.startsWith("t/") && failures-- > 0) throw new Error("offline");
+    if (path.startsWith("x/t/") && failures-- > 0) throw new Error("offline");
     return fetchOnce(path);
   });
   await assert.rejects(engine.search("alpha"), { message: "offline" });
   assert.deepEqual((await engine.search("alpha")).ranked.map(r => r.id), ["doc0"]);
+});
+
+test("a file gone (the site built again, its folder renamed): the reload item for this query and every one after", async () => {
+  const files = index({ alpha: [0, 100, STEPS], beta: [0, 100, STEPS] }, 1);
+  const log = [];
+  const fetchOnce = fetcher(files, log);
+  const engine = new Engine(async path => {
+    if (path === "x/d/0.json") throw Object.assign(new Error("404"), { gone: true });
+    return fetchOnce(path);
+  });
+  const reload = { items: [[{ location: "./", title: "The search index is out of date: reload the page", text: "", tags: [],
+    score: 0, terms: {} }]], ranked: [], outdated: true };
+  assert.deepEqual(await engine.search("alpha"), reload);
+  assert.deepEqual(await engine.search("beta"), reload);
+  assert.deepEqual(log, ["manifest.json", "t/0.json"]);  // nothing asked once it is out of date
 });
 
 test("the completions of the last word are fetched only when it is being typed: no term, filler or pinyin", async () => {
@@ -162,14 +178,14 @@ test("a misspelt word's corrections are fetched beside the completions of the wo
   const fetchLogged = fetcher(files, log);
   const engine = new Engine(async path => {
     const content = await fetchLogged(path);
-    if (path.startsWith("c/")) {
+    if (path.startsWith("x/c/")) {
       await new Promise(resolve => setTimeout(resolve, 20));
       log.push("c/ answered");
     }
     return content;
   });
   assert.deepEqual((await engine.search("versoin nvid")).ranked.map(r => r.id).sort(), ["doc0", "doc1"]);
-  assert.ok(log.indexOf("t/7.json?v=x") < log.indexOf("c/ answered"), log.join(" "));
+  assert.ok(log.indexOf("t/7.json") < log.indexOf("c/ answered"), log.join(" "));
 });
 
 test("only the shards of the query's characters and words are fetched", async () => {
@@ -178,16 +194,16 @@ test("only the shards of the query's characters and words are fetched", async ()
   const log = [];
   const engine = new Engine(fetcher(files, log));
   assert.deepEqual((await engine.search("gamma")).ranked.map(r => r.id), ["doc1"]);
-  assert.deepEqual(log.filter(p => p.startsWith("t/")), ["t/2.json?v=x"]);
+  assert.deepEqual(log.filter(p => p.startsWith("t/")), ["t/2.json"]);
   assert.deepEqual((await engine.search("alpha 不")).ranked.map(r => r.id), ["doc0", "doc3"]);
-  assert.deepEqual(log.filter(p => p.startsWith("t/")).sort(), ["t/0.json?v=x", "t/2.json?v=x", "t/3.json?v=x"]);
+  assert.deepEqual(log.filter(p => p.startsWith("t/")).sort(), ["t/0.json", "t/2.json", "t/3.json"]);
 });
 
 test("filler that ends a run, and English filler, are not fetched unless the query is only filler", async () => {
   const files = index({ "显存": [0, 100, STEPS], "怎么": [1, 100, STEPS], alpha: [2, 100, STEPS], the: [3, 100, STEPS] }, 4,
     { shards: 128, splitCharacters: "显怎", stopwords: ["the", "怎么办"] });
   const { shardOf } = load("analysis");
-  const shards = keys => [...new Set(keys.map(key => `t/${shardOf(key, 128, "显怎")}.json?v=x`))].sort();
+  const shards = keys => [...new Set(keys.map(key => `t/${shardOf(key, 128, "显怎")}.json`))].sort();
   // no two share one
   assert.equal(new Set(["显", "显存", "存", "怎", "怎么", "么", "办", "alpha", "the"].map(t => shardOf(t, 128, "显怎"))).size, 9);
   const fetched = async query => {
@@ -307,7 +323,7 @@ test("typos: only unknown words of letters, each once, filler never", async () =
   assert.deepEqual(await rank(files, "versoin2 cuda"), ["doc2"]);  // digits: no correction
   const log = [];
   await new Engine(fetcher(files, log)).search("versoin versoin");
-  assert.deepEqual(log.filter(p => p.startsWith("w/")), ["w/7.json?v=x"]);
+  assert.deepEqual(log.filter(p => p.startsWith("w/")), ["w/7.json"]);
 });
 
 test("typos: the word lists of about the stem's length, only for words that may be misspelt", async () => {
@@ -379,7 +395,7 @@ test("pinyin: only the p/ shards of the spans' first syllables, and only for pin
   const log = [];
   const engine = new Engine(fetcher(files, log));
   assert.deepEqual((await engine.search("xiancun")).ranked.map(r => r.id), ["doc0"]);
-  assert.deepEqual(log.filter(p => p.startsWith("p/")).sort(), ["p/3.json?v=x", "p/4.json?v=x"]);  // xian, xiancun; cun
+  assert.deepEqual(log.filter(p => p.startsWith("p/")).sort(), ["p/3.json", "p/4.json"]);  // xian, xiancun; cun
   await engine.search("nvidia");
   assert.equal(log.filter(p => p.startsWith("p/")).length, 2);
 });
@@ -475,7 +491,7 @@ test("a synonym term no entry has is neither fetched nor read: its phrase still 
     const shards = [...new Set(log.filter(p => p.startsWith("t/")))].sort();
     return [ranked.map(r => [r.id, r.explain.units.flatMap(u => u.terms.map(t => t.term))]), shards];
   };
-  const shard = term => `t/${shardOf(term, 32)}.json?v=x`;
+  const shard = term => `t/${shardOf(term, 32)}.json`;
   // typed oom brings in 显存, not vram: vram's shard is not asked for
   assert.deepEqual(await searched("oom"), [[["doc1", ["oom"]], ["doc0", ["显存"]]], [shard("oom"), shard("显")].sort()]);
   // typed vram still brings in its group

@@ -45,12 +45,14 @@ function makeIndex(terms, docs, { synonyms = [], entries = {}, words = {}, compl
   return files;
 }
 
-/* fetchJson over `files`, recording each path asked for in `log` (without the ?v= version). */
+/* fetchJson over `files`: the manifest, and the other files in the folder named by its version (x/t/0.json is
+ * files["t/0.json"]); records each file asked for in `log` by its name in `files`. */
 function fetcher(files, log = []) {
   return async file => {
-    log.push(file);
-    const name = file.split("?")[0];
-    if (!(name in files)) throw new Error(`404 ${name}`);
+    const folder = `${files["manifest.json"].version}/`;
+    const name = file === "manifest.json" ? file : file.startsWith(folder) ? file.slice(folder.length) : null;
+    log.push(name || file);
+    if (!(name in files)) throw new Error(`404 ${file}`);
     return JSON.parse(JSON.stringify(files[name]));
   };
 }

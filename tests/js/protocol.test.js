@@ -29,7 +29,7 @@ function worker(files, url = "https://example.org/en/search/worker.js", { fail =
       const href = String(request);
       fetched.push(href);
       await new Promise(resolve => setTimeout(resolve, delay(href)));
-      const name = new URL(href).pathname.replace("/en/search/", "");
+      const name = new URL(href).pathname.replace("/en/search/", "").replace(`${files["manifest.json"].version}/`, "");
       const status = fail(href) || (name in files ? 200 : 404);
       return { ok: status === 200, status, url: href, json: async () => JSON.parse(JSON.stringify(files[name])) };
     },
@@ -69,8 +69,8 @@ test("QUERY (2) is answered RESULT (3) with Material's items; the manifest is th
   assert.equal(posted.length, 1);
   assert.equal(posted[0].type, 3);
   assert.deepEqual(titles(posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
-  assert.deepEqual(fetched.sort(), ["https://example.org/en/search/d/0.json?v=x", "https://example.org/en/search/d/1.json?v=x",
-    "https://example.org/en/search/t/0.json?v=x"]);
+  assert.deepEqual(fetched.sort(), ["https://example.org/en/search/x/d/0.json", "https://example.org/en/search/x/d/1.json",
+    "https://example.org/en/search/x/t/0.json"]);
 });
 
 test("a message of another type is ignored", async () => {
@@ -87,7 +87,14 @@ test("a failed fetch: a warning, and an empty RESULT", async () => {
   assert.deepEqual(posted, [{ type: 3, data: { items: [] } }]);
   assert.equal(warnings.length, 1);
   assert.equal(warnings[0][0], "search failed:");
-  assert.equal(warnings[0][1].message, "503 https://example.org/en/search/t/0.json?v=x");
+  assert.equal(warnings[0][1].message, "503 https://example.org/en/search/x/t/0.json");
+});
+
+test("a file gone (404: the site was built again and the index's folder renamed): the reload item", async () => {
+  const { posted, send, warnings } = worker(FILES, undefined, { fail: href => href.includes("/t/") && 404 });
+  await send({ type: 2, data: "alpha" });
+  assert.deepEqual(titles(posted[0]), ["The search index is out of date: reload the page"]);
+  assert.deepEqual(warnings, []);
 });
 
 test("a slow answer to an older query is dropped when a newer one is under way", async () => {

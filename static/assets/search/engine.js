@@ -62,10 +62,10 @@
     async ready() {
       if (!this.manifest) {
         const manifest = await this.fetchJson("manifest.json");
+        this.lang = manifest.lang;
         if (manifest.formatVersion !== FORMAT_VERSION) {
           if (!this.outdated) console.error(`search: the index is format ${manifest.formatVersion}, this engine reads ${FORMAT_VERSION}: reload the page`);
           this.outdated = true;
-          this.lang = manifest.lang;
           return manifest;
         }
         this.stopwords = new Set(manifest.stopwords);
@@ -89,10 +89,13 @@
       return this.manifest;
     }
 
+    /* A file of the index's folder, fetched once. One that is gone (`err.gone`: the site was built again and its
+     * folder has another version's name) makes the engine outdated: the page is of an earlier build. */
     file(path) {
       if (!this.files.has(path))
-        this.files.set(path, this.fetchJson(`${path}?v=${this.manifest.version}`).catch(err => {
+        this.files.set(path, this.fetchJson(`${this.manifest.version}/${path}`).catch(err => {
           this.files.delete(path);  // a failed fetch is retried by the next query
+          this.outdated ||= err.gone === true;
           throw err;
         }));
       return this.files.get(path);
@@ -473,8 +476,12 @@
     async search(text) {
       if (!text.trim()) return { items: [], ranked: [] };
       await this.ready();
-      if (this.outdated) return { items: [results.outdatedItem(this.lang)], ranked: [], outdated: true };
-      const { query, hits } = await this.rank(text);
+      const found = this.outdated ? null : await this.rank(text).catch(err => {
+        if (this.outdated) return null;  // a file gone: another build's index is there
+        throw err;
+      });
+      if (!found) return { items: [results.outdatedItem(this.lang)], ranked: [], outdated: true };
+      const { query, hits } = found;
       const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options))
         : [results.noResultsItem(this.manifest.messages, await this.nearestTerms(query))];
       return { items, ranked: hits.map((hit, i) => this.rankedEntry(hit, i ? hits[i - 1] : null, query)) };

@@ -20,7 +20,8 @@ let latest = 0;
 function fetchJson(path) {
   if (path === "manifest.json") return Promise.resolve(self.PITFALLS_MANIFEST);
   return fetch(new URL(path, INDEX)).then(response => {
-    if (!response.ok) throw new Error(`${response.status} ${response.url}`);
+    // gone: a page of an earlier build asks for its index's folder, which the next build replaced (engine.js file)
+    if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.url}`), { gone: response.status === 404 });
     return response.json();
   });
 }

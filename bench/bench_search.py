@@ -12,8 +12,9 @@ built with PITFALLS_STOCK_SEARCH=1):
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
     it) and by `python -m http.server` in a process of its own (how docs/DEPLOY.md serves the offline bundle);
     and the median once more when the query's files are read (the rest is what fetching them cost); through nginx, the
-    first search of a new page of a reader who searched before (the browser's cache warm, the worker cold); at N
-    entries, the English queries typed letter by letter, ms from the last key;
+    first search of a new page of a reader who searched before (the browser's cache warm, the worker cold), at N
+    entries also with 20 ms a round trip (bench/latency.py); at N entries, the English queries typed letter by letter,
+    ms from the last key;
   - bytes the browser downloads for search before the first result (fresh browser, N entries), and the files, bytes and
     ms of a long Chinese paste once the worker is loaded;
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
@@ -38,6 +39,7 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import quote
 
+from bench.latency import delayed
 from bench.search_quality import SETS, load_queries, with_judgments
 from tests.helpers.chromium import LAUNCH_ARGS
 from tests.helpers.local_nginx import serve_with_nginx
@@ -262,6 +264,9 @@ def typed_line(browser, url: str) -> str:
 
 FIRST_SEARCHES = 8
 """Queries a language asked as the first search of a page, by first_search_line."""
+ROUND_TRIP_MS = 20
+"""The round trip of a server that is not on the reader's machine (bench/latency.py), for first_search_line at N
+entries: on loopback, a request that must wait for another costs about nothing more."""
 READER_PAUSE_MS = 1000
 """How long after its page is ready a reader starts typing: a search typed at once competes with the page's loading
 (about twice the time here)."""
@@ -311,6 +316,9 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
                 through_nginx[engine] = run_queries(browser, f"http://127.0.0.1:{port}/", queries)
                 print(f"a page's first search ({engine}, nginx, the browser's cache warm): {first_search_line(browser, f'http://127.0.0.1:{port}/')}")
                 if size not in QUERY_SETS:
+                    with delayed(port, ROUND_TRIP_MS) as slow_port:
+                        print(f"a page's first search ({engine}, nginx, {ROUND_TRIP_MS} ms a round trip): "
+                              f"{first_search_line(browser, f'http://127.0.0.1:{slow_port}/')}")
                     print(f"hostile queries ({engine}, nginx), ms each: {hostile_line(browser, f'http://127.0.0.1:{port}/')}")
                     deep_links[engine, "nginx"] = open_link_until_results(browser, f"http://127.0.0.1:{port}/")
                     print(f"English typed letter by letter ({engine}, nginx), the last key: {typed_line(browser, f'http://127.0.0.1:{port}/')}")

@@ -108,6 +108,11 @@ def serve(site_dir: Path) -> tuple[str, subprocess.Popen]:
     return f"http://127.0.0.1:{port}/", process
 
 
+def distinct(queries: list[dict], lang: str) -> list[str]:
+    """The texts of the queries in `lang`, each once (the sets share queries), in their order."""
+    return list(dict.fromkeys(q["q"] for q in queries if q.get("lang", "zh") == lang))
+
+
 def run_queries(browser, url: str, queries: list[dict]) -> dict[tuple[str, str], tuple[float, list[str], float]]:
     """(lang, query) → (ms from the keystroke to the results, the entry ids shown, ms once more when the files it needs
     are read): each language's queries asked in turn on one page, then again on it. The second time is the engine,
@@ -116,7 +121,7 @@ def run_queries(browser, url: str, queries: list[dict]) -> dict[tuple[str, str],
     for lang in ("zh", "en"):
         page = browser.new_page()
         open_search(page, f"{url}{lang}/")
-        asked = list(dict.fromkeys(q["q"] for q in queries if q.get("lang", "zh") == lang))  # sets share queries
+        asked = distinct(queries, lang)
         for query in asked:
             results[lang, query] = search(page, lang, query)
         for query in asked:
@@ -254,7 +259,7 @@ def typed_line(browser, url: str) -> str:
     page = browser.new_page()
     open_search(page, f"{url}en/")
     times = []
-    for query in dict.fromkeys(q["q"] for q in QUERIES if q.get("lang") == "en"):
+    for query in distinct(QUERIES, "en"):
         for end in range(1, len(query) + 1):
             ms = search(page, "en", query[:end])[0]
         times.append(ms)
@@ -282,7 +287,7 @@ def first_search_line(browser, url: str) -> str:
         context = browser.new_context()
         page = context.new_page()
         open_search(page, f"{url}{lang}/")
-        asked = list(dict.fromkeys(q["q"] for q in QUERIES if q.get("lang", "zh") == lang))
+        asked = distinct(QUERIES, lang)
         for query in asked:
             search(page, lang, query)
         page.close()

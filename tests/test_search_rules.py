@@ -10,6 +10,7 @@ import math
 import shutil
 import subprocess
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,9 @@ from pitfalls.settings import ENGINE_JS
 TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION = 1, 2, 4, 8, 16, 32  # field bits of a posting's flags
 ALONE = 1 << 11  # a Chinese character's posting: it stands as a word of its own in the entry (docs/SEARCH.md, "Index")
 OVERLAP = 1 << 12  # a Chinese word's posting: it only overlaps the entry's words (定性 in 稳定性)
+NODE_HELPERS = Path(__file__).parent / "js" / "helpers.js"
+"""tests/js/helpers.js: its `fetcher` reads a hand-made index's files from the folder named by its version, as the
+node tests do; the scripts below get its path after the engine's."""
 FIELD_MATCH = {"title": 1, "tags": 0.8, "quick_fix": 0.6, "symptoms": 0.8, "steps": 0.2, "translation": 0.4}  # docs/SEARCH.md, "Ranking"
 
 
@@ -54,13 +58,13 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
 
 _ENGINE_SERVER = """
     const {Engine} = require(process.argv[1]);
+    const {fetcher} = require(process.argv[2]);
     let done = Promise.resolve();
     require("readline").createInterface({input: process.stdin}).on("line", line => {
       done = done.then(async () => {
         const {files, query, off, options} = JSON.parse(line);
         try {
-          // a file by its name in `files`: the version's folder ("x/t/0.json") left out
-          const engine = new Engine(async path => files[path.slice(path.indexOf("/") + 1)], {off, options});
+          const engine = new Engine(fetcher(files), {off, options});
           console.log(JSON.stringify({ranked: (await engine.search(query)).ranked}));
         } catch (error) {
           console.log(JSON.stringify({error: String(error.stack || error)}));
@@ -74,7 +78,7 @@ query took most of the module's time (about 65 ms of CPU a start, 90 queries).""
 
 @cache
 def engine_process() -> subprocess.Popen:
-    return subprocess.Popen([shutil.which("node"), "-e", _ENGINE_SERVER, str(ENGINE_JS)], stdin=subprocess.PIPE,
+    return subprocess.Popen([shutil.which("node"), "-e", _ENGINE_SERVER, str(ENGINE_JS), str(NODE_HELPERS)], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, encoding="utf-8")
 
 
@@ -714,11 +718,12 @@ def items(files: dict, query: str, options: dict | None = None) -> list[list[dic
     """Material's result items for `query`: [[entry, ...its sections], ...]."""
     script = """
         const {Engine} = require(process.argv[1]);
+        const {fetcher} = require(process.argv[2]);
         const {files, query, options} = JSON.parse(require("fs").readFileSync(0, "utf-8"));
-        new Engine(async path => files[path.slice(path.indexOf("/") + 1)], {options}).search(query)
+        new Engine(fetcher(files), {options}).search(query)
           .then(found => console.log(JSON.stringify(found.items)));
     """
-    done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], capture_output=True, text=True,
+    done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS), str(NODE_HELPERS)], capture_output=True, text=True,
                           input=json.dumps({"files": files, "query": query, "options": options or {}}), encoding="utf-8",
                           check=True)
     return json.loads(done.stdout)
@@ -753,16 +758,17 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     files["manifest.json"]["formatVersion"] = 1
     script = """
         const {Engine} = require(process.argv[1]);
+        const {fetcher} = require(process.argv[2]);
         const files = JSON.parse(require("fs").readFileSync(0, "utf-8"));
         const errors = [];
         console.error = (...args) => errors.push(args.join(" "));
-        const engine = new Engine(async path => files[path.slice(path.indexOf("/") + 1)]);
+        const engine = new Engine(fetcher(files));
         (async () => {
           const answers = [await engine.search("alpha"), await engine.search("alpha")];
           process.stdout.write(JSON.stringify({answers, errors}));
         })();
     """
-    done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS)], input=json.dumps(files), capture_output=True,
+    done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS), str(NODE_HELPERS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
     assert found["errors"] == ["search: the index is format 1, this engine reads 14: reload the page"]  # once

@@ -1,5 +1,6 @@
-/* Shared by the node tests of the search engine (tests/js/*.test.js; tests/test_search_rules.py uses `fetcher`): the modules, and hand-made indexes in the
- * engine's format (as pitfalls/pages/search_index.py writes them; tests/test_search_rules.py builds the same). */
+/* Shared by the node tests of the search engine (tests/js/*.test.js; tests/test_search_rules.py uses `fetcher`): the
+ * modules, and hand-made indexes in the engine's format (as pitfalls/pages/search_index.py writes them;
+ * tests/test_search_rules.py builds the same). */
 "use strict";
 const path = require("path");
 

@@ -202,7 +202,7 @@ def test_a_word_with_a_character_without_pinyin_is_indexed_without_a_reading(tmp
 def test_the_worker_is_the_modules_the_manifest_and_the_protocol(tmp_path, lang):
     index = build_index(load_knowledge_base(_content(tmp_path, [{"id": "a"}])), lang)
     script = worker_script(index.manifest)
-    modules = ["options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "results.js", "engine.js"]
+    modules = ["options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js", "results.js", "engine.js"]
     starts = [script.index(f".{name.removesuffix('.js')}=factory") if name != "engine.js" else script.index("Object.assign(search")
               for name in modules]
     assert starts == sorted(starts)  # each module after those it needs

@@ -12,7 +12,7 @@ const { makeIndex, STEPS, TITLE } = require("./helpers.js");
 
 const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
 // in the order search_index.py ENGINE_MODULES concatenates them: each after those it needs
-const MODULES = ["options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "results.js", "engine.js"];
+const MODULES = ["options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js", "results.js", "engine.js"];
 const read = name => fs.readFileSync(path.join(SEARCH, name), "utf-8");
 
 /* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index). */
@@ -49,7 +49,7 @@ const titles = message => message.data.items.map(([entry]) => entry.title);
 test("the modules define PitfallSearch in a worker's global, each under its name", () => {
   const { global } = worker(FILES);
   assert.deepEqual(Object.keys(global.PitfallSearch).sort(),
-    ["Engine", "FORMAT_VERSION", "STAGE_NAMES", "analysis", "options", "pinyin", "query", "ranking", "readings", "results", "typos"]);
+    ["Engine", "FORMAT_VERSION", "STAGE_NAMES", "analysis", "matching", "options", "pinyin", "query", "ranking", "readings", "results", "typos"]);
   assert.deepEqual([...global.PitfallSearch.readings.STAGE_NAMES], ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
   assert.equal(global.PitfallSearch.analysis.stem("running"), "run");
   assert.deepEqual([...global.PitfallSearch.ranking.RULE_NAMES], ["message", "words", "typo", "score"]);

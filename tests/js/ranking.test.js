@@ -11,7 +11,7 @@ const ALL = ranking.rulesInForce(new Set());
 
 const OPTIONS = { titleWeight: 2, linkWeight: 0.1, phraseWeight: 0.25, echoLetters: 2 };  // options.js
 
-/* A hit as engine.js collect and weigh make it: title terms of 4 English letters in a title of `latin` letters, for
+/* A hit as matching.js collect and weigh make it: title terms of 4 English letters in a title of `latin` letters, for
  * an English query, holding `titleWords` of the query's weighed words; `links`: how many entries name it as related,
  * 0 … 1. */
 function hit(doc, { message, words = 0.5, latin = 8, titleWords = 0.5, links = 0, phrases = 0, typo = 1, score = 5 } = {}) {

@@ -5,27 +5,27 @@
  *   options.js   every weight and threshold       analysis.js  text analysis, as pitfalls/text.py
  *   query.js     what a query is made of          pinyin.js    letters read as pinyin
  *   typos.js     corrections of misspelt words    readings.js  the reading stages, one table
- *   ranking.js   the ranking rules                results.js   Material's result items
+ *   matching.js  what a query matches, weighed    ranking.js   the ranking rules
+ *   results.js   Material's result items
  * Chinese queries are cut without jieba: every substring of a Chinese run that is an index term, a synonym
  * or a traditional/regional form of a term counts, minus filler words; characters no word covers count alone.
  */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) {
     module.exports = factory(require("./options.js"), require("./analysis.js"), require("./query.js"), require("./pinyin.js"),
-      require("./typos.js"), require("./readings.js"), require("./ranking.js"), require("./results.js"));
+      require("./typos.js"), require("./readings.js"), require("./ranking.js"), require("./matching.js"), require("./results.js"));
   } else {
     const search = root.PitfallSearch;
     Object.assign(search, factory(search.options, search.analysis, search.query, search.pinyin, search.typos, search.readings,
-      search.ranking, search.results));
+      search.ranking, search.matching, search.results));
   }
-})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, queryModule, pinyin, typos, readings, ranking, results) {
+})(typeof self !== "undefined" ? self : this, function (optionsModule, analysis, queryModule, pinyin, typos, readings, ranking, matching, results) {
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, stem, compounds, messageKey, messageChars, messageIn, shardOf, shardProbes, isHan } = analysis;
+  const { PIECES, normalize, keepWord, stem, compounds, messageKey, messageChars, messageIn, shardOf, shardProbes } = analysis;
   const { Query, excerpt, fillerSpans, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
-  const { coverage } = ranking;
   const FORMAT_VERSION = 14;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
   const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
@@ -73,17 +73,7 @@
         this.synonymTerms = new Set(manifest.synonyms.flat(2));
         this.absentTerms = new Set(manifest.absentSynonymTerms);  // synonym terms no entry has: never fetched nor added
         this.syllables = new Set(manifest.syllables.split(" "));
-        this.fieldMatch = manifest.fields.map(([, , , match]) => match);
-        this.whereCache = new Map();
-        this.titleBit = 1 << manifest.fields.findIndex(([name]) => name === "title");
-        this.aloneBit = 1 << manifest.aloneBit;
-        this.overlapBit = 1 << manifest.overlapBit;
-        // each entry's links from others on a log scale, 0 … 1 (the most linked entry 1; a site without links divides
-        // 0 by log 2): a hub among many links is not ten times more general than one among few
-        const linkScale = Math.log(1 + Math.max(1, ...manifest.linkedFrom));
-        this.linkShare = manifest.linkedFrom.map(n => Math.log(1 + n) / linkScale);
-        // each entry's length over the average's (BM25's length normalisation, for the words rule's body matches)
-        this.lengthShare = manifest.lengths.map(percent => Math.max(percent / 100, this.options.minLengthShare));
+        this.tables = matching.entryTables(manifest, this.options);
         this.manifest = manifest;
       }
       return this.manifest;
@@ -228,141 +218,6 @@
       }
     }
 
-    /* --- ranking --- */
-
-    /* Every entry a term of the query occurs in: Map doc → hit (see ranking.js). */
-    collect(query) {
-      const hits = new Map();
-      const atLeast = new Map();  // unit → how many entries match it {whole, at all} at least, by the index's counts
-      query.common = [];  // the words of synonym phrases not read, as too common ({term, entries}), for explain
-      const [hanShift, latinShift] = this.manifest.titleCharsShift;
-      for (const [term, info] of query.terms) {
-        const list = this.postings(term);
-        if (!list) continue;
-        // a word of a synonym phrase of several that is in many entries (train of resume training, for 断点续训) is in
-        // them for other reasons, as a common lone character is: it stands for nothing
-        const entries = this.entriesWith(term, list);
-        if (info.phraseWord && entries > this.options.maxPhraseWordShare * this.manifest.docs) {
-          query.common.push({ term, entries });
-          continue;
-        }
-        // what a unit's rarity counts is at least the entries of each of its terms (the postings of a common term are
-        // capped, its count is not): whole, those of a term spanning all of it; at all, each for the share it spans
-        const spansWhole = new Set();
-        const partSpans = new Map(info.units.map(unit => [unit, query.partSpan(term, unit)]));  // once a term, not a posting
-        for (const unit of info.units) {
-          const share = coverage(query.spans.get(unit), [{ span: partSpans.get(unit), match: 1 }]);
-          const whole = share === 1;
-          if (whole) spansWhole.add(unit);
-          const least = atLeast.get(unit) || { whole: 0, any: 0 };
-          atLeast.set(unit, { whole: Math.max(least.whole, whole ? entries : 0), any: Math.max(least.any, entries * share) });
-        }
-        // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
-        // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in
-        // 稳定性, whose words are 稳定 and 性); it counts insideWordMatch of a match
-        const han = isHan(term), character = han && term.length === 1;
-        for (let k = 0; k < list.length; k += 3) {
-          const doc = list[k], flags = list[k + 2], fields = flags & ((1 << hanShift) - 1);
-          let hit = hits.get(doc);
-          // few allocations a hit: a common character brings thousands of them, and collecting them was mostly
-          // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
-          if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null, links: this.linkShare[doc] });
-          hit.flags |= fields;
-          const inside = character ? !(flags & this.aloneBit) : han && (flags & this.overlapBit);
-          const where = this.where(fields);
-          // a word only in the body says less of a long entry than of a short one, which says less besides it (BM25)
-          const b = where <= this.options.bodyMatch ? this.options.bodyLength : 0;
-          const match = where * info.weight * (inside ? this.options.insideWordMatch : 1) / (1 - b + b * this.lengthShare[doc]);
-          const score = list[k + 1] / this.manifest.scoreScale;
-          for (const name of info.units) {
-            // a unit's matched parts; `whole`: a term spanning all of it is among them (its rarity, weigh)
-            const unit = hit.units.get(name);
-            const span = partSpans.get(name);
-            if (!unit) hit.units.set(name, { parts: [{ span, match }], penalty: info.penalty, score, whole: spansWhole.has(name) });
-            else {
-              unit.whole = unit.whole || spansWhole.has(name);
-              // terms of one span (a synonym group's) are one part, at the best match
-              const same = unit.parts.find(part => part.span === span);
-              if (same) same.match = Math.max(same.match, match);
-              else unit.parts.push({ span, match });
-              unit.penalty = Math.min(unit.penalty, info.penalty);
-              unit.score = Math.max(unit.score, score);
-            }
-          }
-          if (fields & this.titleBit) {
-            (hit.title || (hit.title = [])).push({ term, span: info.span });
-            hit.titleChars = [(flags >> hanShift) & 0xff, (flags >> latinShift) & 0xff];
-          }
-        }
-      }
-      this.weigh(query, hits, atLeast);
-      return hits;
-    }
-
-    /* What a match in the fields of `fields` (a posting's bits) counts: the best of them (cached per bit set). */
-    where(fields) {
-      let found = this.whereCache.get(fields);
-      if (found === undefined) {
-        found = 0;
-        for (let bit = 0; bit < this.fieldMatch.length; bit++) if (fields & (1 << bit)) found = Math.max(found, this.fieldMatch[bit]);
-        this.whereCache.set(fields, found);
-      }
-      return found;
-    }
-
-    /* Each unit's weight in the words rule: its rarity, log(1 + N / n) for n of the N entries matching it whole, or in
-     * part where none does (below; a word in few entries says more about which one is meant than one in many; n is at
-     * least rarityFloor × N, as the rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for
-     * a lone Chinese character (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more
-     * than maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
-    weigh(query, hits, atLeast) {
-      // unit → how many entries match it whole (one term, in any reading, spanning all of it) and how many at all, each
-      // counted for the share of it that it matches (an entry with nvidia alone counts half for nvidia-smi). A word of
-      // the query is as rare as its whole is: 显存不足 is in few entries, though 显存 and 不足 are each in many; its
-      // parts say how rare it is only where no entry has the whole (顯示卡記憶體不足, a run that no entry says)
-      const matching = new Map();
-      for (const hit of hits.values())
-        for (const [unit, found] of hit.units) {
-          const count = matching.get(unit) || { whole: 0, any: 0 };
-          count.any += coverage(query.spans.get(unit), found.parts, true);
-          if (found.whole) count.whole++;
-          matching.set(unit, count);
-        }
-      query.weights = new Map();
-      for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
-        const found = matching.get(unit), least = atLeast.get(unit);
-        if (!found) continue;
-        const n = Math.max(found.whole, least.whole) || Math.max(found.any, least.any);
-        const character = query.characters.has(unit);
-        if (character && n > this.options.maxCharacterShare * this.manifest.docs) continue;
-        const rarity = Math.log(1 + this.manifest.docs / Math.max(n, this.options.rarityFloor * this.manifest.docs));
-        query.weights.set(unit, rarity * (character ? this.options.characterWeight : 1));
-      }
-      const total = query.totalWeight = [...query.weights.values()].reduce((a, b) => a + b, 0);  // phrases() reads it too
-      // the scripts of the query: Chinese when Chinese other than filler was typed, whether it matched or not (loss飞了:
-      // 飞 matches nothing, yet a title that is Chinese but for loss is not the query's), English when a weighed piece
-      // is: the words rule measures a title in these (ranking.js titleShare)
-      const weighed = [...query.weights.keys()];
-      const queryScripts = { han: query.typedHan, latin: !weighed.every(isHan) };
-      for (const hit of hits.values()) {
-        hit.queryScripts = queryScripts;
-        hit.words = hit.titleWords = hit.typo = hit.score = hit.phrases = 0;
-        for (const [unit, weight] of query.weights) {
-          const found = hit.units.get(unit);
-          if (!found) continue;
-          found.match = coverage(query.spans.get(unit), found.parts);
-          hit.words += weight * found.match;
-          // the share of the unit the title has, however it was read there (the words rule weighs the reading)
-          const inTitle = (hit.title || []).filter(({ term }) => query.terms.get(term).units.includes(unit));
-          if (inTitle.length) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ term }) => ({ span: query.partSpan(term, unit), match: 1 })));
-          hit.typo += found.penalty;
-          hit.score += found.score;
-        }
-        hit.words = total ? hit.words / total : 0;
-        hit.titleWords = total ? hit.titleWords / total : 0;
-      }
-    }
-
     /* The first maxResults entries by the rules. The message rule: a message found whole in the query through the
      * index (any entry the query's words found), then on the first entries' d/ files (the query in a message; a
      * message the index does not list under an English word: all Chinese). `found`: every entry the query matches. */
@@ -370,7 +225,7 @@
       const [query, pasted] = await Promise.all([this.analyze(text), this.pastedWords(text)]);
       const key = messageKey(text);
       const { minPartialChars } = this.options;
-      const found = this.collect(query);
+      const found = matching.collect(this, query);
       this.indexedMessages([...query.terms.keys(), ...pasted], key, found);
       const hits = [...found.values()];
       const order = ranking.compare(this.rules);
@@ -533,7 +388,7 @@
       const values = Object.fromEntries(Object.entries(hit.values).map(([name, v]) => [name, round(v)]));
       return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
         phrases: round(hit.phrases),
-        linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
+        linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.tables.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
         queryUnits: [...query.weights.keys()], common: query.common, message: hit.foundMessage || null };
     }
 
@@ -557,5 +412,5 @@
     }
   }
 
-  return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queryModule, pinyin, typos, readings, ranking, results };
+  return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queryModule, pinyin, typos, readings, ranking, matching, results };
 });

@@ -77,7 +77,7 @@
   /* What the engine made of a query: the text analysed, its Chinese runs and kept words ({text, start}), and
    * its terms: Map term → {units, span, reading, weight, penalty, surface, phraseWord}. `units`: the pieces of the query
    * the term stands for (the words rule counts them; a synonym of a phrase stands for each of its words); `phraseWord`:
-   * the term is one word of a synonym phrase of several (engine.js collect drops it when common); `span`:
+   * the term is one word of a synonym phrase of several (matching.js collect drops it when common); `span`:
    * where they are in the text; `reading`: how the term was read (options.readings: its weight and penalty);
    * `surface`: what to highlight on the entry's page. */
   class Query {

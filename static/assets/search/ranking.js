@@ -28,7 +28,7 @@
     return Math.min(1, total);
   }
 
-  /* A hit is one entry matched by a query (engine.js collect): {words, titleWords, typo, title: [{term, span}] or
+  /* A hit is one entry matched by a query (matching.js collect): {words, titleWords, typo, title: [{term, span}] or
    * null, titleChars: [Chinese characters, English letters] (with a title), queryScripts: {han, latin} (Chinese when
    * Chinese other than filler was typed, English when a weighed piece is), links (how many entries name it as related,
    * 0 … 1), score, message}. A rule's value is value(hit, options), options those of options.js. */

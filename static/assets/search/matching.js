@@ -1,0 +1,166 @@
+/* What a query matches (docs/SEARCH.md, "Ranking", 2): every entry a term of the query occurs in, what each piece of
+ * the query weighs (its rarity) and each entry's values for the words rule of ranking.js. Functions of the engine (its
+ * shards as loaded: postings, entriesWith; its manifest, options and `tables`) and the query, as readings.js's stages. */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory(require("./analysis.js"), require("./ranking.js"));
+  else (root.PitfallSearch = root.PitfallSearch || {}).matching = factory(root.PitfallSearch.analysis, root.PitfallSearch.ranking);
+})(typeof self !== "undefined" ? self : this, function (analysis, ranking) {
+  "use strict";
+
+  const { isHan } = analysis;
+  const { coverage } = ranking;
+
+  /* What the index's postings say of an entry, read from the manifest once: what a match in the fields of a posting's
+   * bits counts (the best of them, cached per bit set), the bits of the title, of a lone character and of a word that
+   * only overlaps the entry's, and each entry's links and length. */
+  function entryTables(manifest, options) {
+    const fieldMatch = manifest.fields.map(([, , , match]) => match);
+    const whereCache = new Map();
+    // each entry's links from others on a log scale, 0 … 1 (the most linked entry 1; a site without links divides
+    // 0 by log 2): a hub among many links is not ten times more general than one among few
+    const linkScale = Math.log(1 + Math.max(1, ...manifest.linkedFrom));
+    return {
+      where(fields) {
+        let found = whereCache.get(fields);
+        if (found === undefined) {
+          found = 0;
+          for (let bit = 0; bit < fieldMatch.length; bit++) if (fields & (1 << bit)) found = Math.max(found, fieldMatch[bit]);
+          whereCache.set(fields, found);
+        }
+        return found;
+      },
+      titleBit: 1 << manifest.fields.findIndex(([name]) => name === "title"),
+      aloneBit: 1 << manifest.aloneBit,
+      overlapBit: 1 << manifest.overlapBit,
+      linkShare: manifest.linkedFrom.map(n => Math.log(1 + n) / linkScale),
+      // each entry's length over the average's (BM25's length normalisation, for the words rule's body matches)
+      lengthShare: manifest.lengths.map(percent => Math.max(percent / 100, options.minLengthShare)),
+    };
+  }
+
+  /* Every entry a term of the query occurs in: Map doc → hit (see ranking.js). */
+  function collect(engine, query) {
+    const { tables } = engine;
+    const hits = new Map();
+    const atLeast = new Map();  // unit → how many entries match it {whole, at all} at least, by the index's counts
+    query.common = [];  // the words of synonym phrases not read, as too common ({term, entries}), for explain
+    const [hanShift, latinShift] = engine.manifest.titleCharsShift;
+    for (const [term, info] of query.terms) {
+      const list = engine.postings(term);
+      if (!list) continue;
+      // a word of a synonym phrase of several that is in many entries (train of resume training, for 断点续训) is in
+      // them for other reasons, as a common lone character is: it stands for nothing
+      const entries = engine.entriesWith(term, list);
+      if (info.phraseWord && entries > engine.options.maxPhraseWordShare * engine.manifest.docs) {
+        query.common.push({ term, entries });
+        continue;
+      }
+      // what a unit's rarity counts is at least the entries of each of its terms (the postings of a common term are
+      // capped, its count is not): whole, those of a term spanning all of it; at all, each for the share it spans
+      const spansWhole = new Set();
+      const partSpans = new Map(info.units.map(unit => [unit, query.partSpan(term, unit)]));  // once a term, not a posting
+      for (const unit of info.units) {
+        const share = coverage(query.spans.get(unit), [{ span: partSpans.get(unit), match: 1 }]);
+        const whole = share === 1;
+        if (whole) spansWhole.add(unit);
+        const least = atLeast.get(unit) || { whole: 0, any: 0 };
+        atLeast.set(unit, { whole: Math.max(least.whole, whole ? entries : 0), any: Math.max(least.any, entries * share) });
+      }
+      // a Chinese term found only inside the entry's words is likely another word's piece: a lone character that
+      // no word of the entry is (爆 of 显存爆了 in 梯度爆炸), a word that only overlaps the entry's (定性 of 确定性 in
+      // 稳定性, whose words are 稳定 and 性); it counts insideWordMatch of a match
+      const han = isHan(term), character = han && term.length === 1;
+      for (let k = 0; k < list.length; k += 3) {
+        const doc = list[k], flags = list[k + 2], fields = flags & ((1 << hanShift) - 1);
+        let hit = hits.get(doc);
+        // few allocations a hit: a common character brings thousands of them, and collecting them was mostly
+        // garbage collection (`matched`, for the page, is read for the first few only: markMatched)
+        if (!hit) hits.set(doc, hit = { doc, units: new Map(), flags: 0, title: null, titleChars: null, links: tables.linkShare[doc] });
+        hit.flags |= fields;
+        const inside = character ? !(flags & tables.aloneBit) : han && (flags & tables.overlapBit);
+        const where = tables.where(fields);
+        // a word only in the body says less of a long entry than of a short one, which says less besides it (BM25)
+        const b = where <= engine.options.bodyMatch ? engine.options.bodyLength : 0;
+        const match = where * info.weight * (inside ? engine.options.insideWordMatch : 1) / (1 - b + b * tables.lengthShare[doc]);
+        const score = list[k + 1] / engine.manifest.scoreScale;
+        for (const name of info.units) {
+          // a unit's matched parts; `whole`: a term spanning all of it is among them (its rarity, weigh)
+          const unit = hit.units.get(name);
+          const span = partSpans.get(name);
+          if (!unit) hit.units.set(name, { parts: [{ span, match }], penalty: info.penalty, score, whole: spansWhole.has(name) });
+          else {
+            unit.whole = unit.whole || spansWhole.has(name);
+            // terms of one span (a synonym group's) are one part, at the best match
+            const same = unit.parts.find(part => part.span === span);
+            if (same) same.match = Math.max(same.match, match);
+            else unit.parts.push({ span, match });
+            unit.penalty = Math.min(unit.penalty, info.penalty);
+            unit.score = Math.max(unit.score, score);
+          }
+        }
+        if (fields & tables.titleBit) {
+          (hit.title || (hit.title = [])).push({ term, span: info.span });
+          hit.titleChars = [(flags >> hanShift) & 0xff, (flags >> latinShift) & 0xff];
+        }
+      }
+    }
+    weigh(engine, query, hits, atLeast);
+    return hits;
+  }
+
+  /* Each unit's weight in the words rule: its rarity, log(1 + N / n) for n of the N entries matching it whole, or in
+   * part where none does (below; a word in few entries says more about which one is meant than one in many; n is at
+   * least rarityFloor × N, as the rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for
+   * a lone Chinese character (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more
+   * than maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
+  function weigh(engine, query, hits, atLeast) {
+    // unit → how many entries match it whole (one term, in any reading, spanning all of it) and how many at all, each
+    // counted for the share of it that it matches (an entry with nvidia alone counts half for nvidia-smi). A word of
+    // the query is as rare as its whole is: 显存不足 is in few entries, though 显存 and 不足 are each in many; its
+    // parts say how rare it is only where no entry has the whole (顯示卡記憶體不足, a run that no entry says)
+    const matching = new Map();
+    for (const hit of hits.values())
+      for (const [unit, found] of hit.units) {
+        const count = matching.get(unit) || { whole: 0, any: 0 };
+        count.any += coverage(query.spans.get(unit), found.parts, true);
+        if (found.whole) count.whole++;
+        matching.set(unit, count);
+      }
+    query.weights = new Map();
+    for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
+      const found = matching.get(unit), least = atLeast.get(unit);
+      if (!found) continue;
+      const n = Math.max(found.whole, least.whole) || Math.max(found.any, least.any);
+      const character = query.characters.has(unit);
+      if (character && n > engine.options.maxCharacterShare * engine.manifest.docs) continue;
+      const rarity = Math.log(1 + engine.manifest.docs / Math.max(n, engine.options.rarityFloor * engine.manifest.docs));
+      query.weights.set(unit, rarity * (character ? engine.options.characterWeight : 1));
+    }
+    const total = query.totalWeight = [...query.weights.values()].reduce((a, b) => a + b, 0);  // phrases() reads it too
+    // the scripts of the query: Chinese when Chinese other than filler was typed, whether it matched or not (loss飞了:
+    // 飞 matches nothing, yet a title that is Chinese but for loss is not the query's), English when a weighed piece
+    // is: the words rule measures a title in these (ranking.js titleShare)
+    const weighed = [...query.weights.keys()];
+    const queryScripts = { han: query.typedHan, latin: !weighed.every(isHan) };
+    for (const hit of hits.values()) {
+      hit.queryScripts = queryScripts;
+      hit.words = hit.titleWords = hit.typo = hit.score = hit.phrases = 0;
+      for (const [unit, weight] of query.weights) {
+        const found = hit.units.get(unit);
+        if (!found) continue;
+        found.match = coverage(query.spans.get(unit), found.parts);
+        hit.words += weight * found.match;
+        // the share of the unit the title has, however it was read there (the words rule weighs the reading)
+        const inTitle = (hit.title || []).filter(({ term }) => query.terms.get(term).units.includes(unit));
+        if (inTitle.length) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ term }) => ({ span: query.partSpan(term, unit), match: 1 })));
+        hit.typo += found.penalty;
+        hit.score += found.score;
+      }
+      hit.words = total ? hit.words / total : 0;
+      hit.titleWords = total ? hit.titleWords / total : 0;
+    }
+  }
+
+
+  return { entryTables, collect };
+});

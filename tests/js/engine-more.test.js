@@ -6,6 +6,7 @@ const assert = require("node:assert/strict");
 const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, matches, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
 
 const { Engine } = load("engine");
+const matching = load("matching");
 const units = async (files, query, settings) => (await search(files, query, settings))[0].explain.queryUnits;
 
 test("units: Chinese words that share characters are one unit, the stretch they cover; words that only touch are two", async () => {
@@ -83,7 +84,7 @@ test("phrases: a Chinese word typed alone that the index has only in pieces coun
   // the words and their shares: an English word after the run is not in it
   const alpha = index({ ...terms, alpha: [2, 100, STEPS] }, 3);
   const engine = engineFor(alpha);
-  assert.deepEqual(engine.phrases((await engine.rank("端口占用 alpha")).query),
+  assert.deepEqual(matching.phrases(engine, (await engine.rank("端口占用 alpha")).query),
     [{ text: "端口占用", share: two / (two + Math.log(1 + 3)) }]);
   // a query whose pieces all weigh nothing (甲 and 乙 in every entry, alone): its phrase is no share of it, not 0 / 0
   const common = index({ "甲": [0, 100, STEPS | ALONE, 1, 100, STEPS | ALONE], "乙": [0, 100, STEPS | ALONE, 1, 100, STEPS | ALONE] },
@@ -118,7 +119,7 @@ test("phrases: an English stretch of two words or more counts where an entry sta
   assert.deepEqual(await rank(files, "connection timed out", { options: { phraseWeight: 0 } }), ["doc0", "doc1"]);
   // one word is no phrase; two words one space apart are, and three
   const engine = engineFor(files);
-  const phrases = async text => engine.phrases((await engine.rank(text)).query).map(p => p.text);
+  const phrases = async text => matching.phrases(engine, (await engine.rank(text)).query).map(p => p.text);
   assert.deepEqual(await phrases("connection"), []);
   // (with the comma, the stretch as typed too: a symbol between its words)
   assert.deepEqual(await phrases("timed out, connection"), ["timed out", "timed out, connection"]);
@@ -140,7 +141,7 @@ test("phrases: a stretch typed with symbols between its words counts again where
   assert.deepEqual((await search(files, "bad interpreter ^M")).map(r => [r.id, r.explain.phrases]), [["doc1", 2], ["doc0", 1]]);
   assert.deepEqual(await rank(files, "bad interpreter ^M", { options: { phraseWeight: 0 } }), ["doc0", "doc1"]);
   const engine = engineFor(files);
-  const phrases = async text => engine.phrases((await engine.rank(text)).query).map(p => p.text);
+  const phrases = async text => matching.phrases(engine, (await engine.rank(text)).query).map(p => p.text);
   assert.deepEqual(await phrases("bad interpreter ^M"), ["bad interpreter", "bad interpreter ^m"]);
   // the reader's punctuation at its ends is not in it; a stretch of plain words is the words' phrase only; one piece is none
   assert.deepEqual(await phrases("docker run -d，"), ["docker run", "docker run -d"]);

@@ -23,22 +23,11 @@
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, stem, compounds, messageKey, messageChars, messageIn, shardOf, shardProbes } = analysis;
+  const { PIECES, normalize, keepWord, stem, compounds, messageKey, shardOf, shardProbes } = analysis;
   const { Query, excerpt, fillerSpans, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
   const FORMAT_VERSION = 14;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
-  const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
   const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
-  const STATEMENTS = new Set(["quick_fix", "symptoms"]);  // with the title, tags and keywords: what an entry says it is about
-  // an English phrase: two words or more typed one space apart (letters and digits, with . _ - inside a word)
-  const ENGLISH_WORD = "[a-z0-9][a-z0-9_.\\-]*";
-  const ENGLISH_PHRASE = new RegExp(`${ENGLISH_WORD}(?: ${ENGLISH_WORD})+`, "g");
-  const PHRASE_WORD = new RegExp(`^${ENGLISH_WORD}$`);
-  // a stretch typed as it stands, symbols and all: two pieces or more of anything but Chinese, one space apart (bad
-  // interpreter ^m, docker run -d), less the sentence punctuation at its ends (the reader's, not the stretch's; an
-  // English phrase's full stop too: connection timed out.)
-  const TYPED_STRETCH = /[^\s\p{Script=Han}]+(?: [^\s\p{Script=Han}]+)+/gu;
-  const EDGE_PUNCTUATION = /^[,.;:!?，。？ ]+|[,.;:!?，。？ ]+$/g;
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
@@ -107,18 +96,18 @@
 
     postings(term) {
       const { terms } = this.shard(term);
-      return has(terms, term) ? terms[term] : null;
+      return Object.hasOwn(terms, term) ? terms[term] : null;
     }
 
     /* Whether `term` is an index term or a synonym's (its shard, `shard`, loaded). */
     knows(term, shard = this.shard(term)) {
-      return this.synonymTerms.has(term) || has(shard.terms, term);
+      return this.synonymTerms.has(term) || Object.hasOwn(shard.terms, term);
     }
 
     /* How many entries have `term` (its postings `list`): the index lists at most 400 and says how many more. */
     entriesWith(term, list) {
       const { entries } = this.shard(term);
-      return has(entries, term) ? entries[term] : list.length / 3;
+      return Object.hasOwn(entries, term) ? entries[term] : list.length / 3;
     }
 
     reading(name, factor = 1, extraPenalty = 0) {
@@ -224,64 +213,20 @@
     async rank(text) {
       const [query, pasted] = await Promise.all([this.analyze(text), this.pastedWords(text)]);
       const key = messageKey(text);
-      const { minPartialChars } = this.options;
       const found = matching.collect(this, query);
-      this.indexedMessages([...query.terms.keys(), ...pasted], key, found);
+      matching.indexedMessages(this, [...query.terms.keys(), ...pasted], key, found);
       const hits = [...found.values()];
       const order = ranking.compare(this.rules);
       ranking.evaluate(hits, this.rules, this.options);
       const top = ranking.best(hits, order, this.options.maxResults);
       this.markMatched(query, top);
-      const phrases = this.phrases(query);
+      const phrases = matching.phrases(this, query);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
-        const whole = hit.data.messages.find(m => this.holdsMessage(key, m));
-        // of the messages holding the query, the shortest: the one the query is most of
-        const part = key.length >= minPartialChars ? hit.data.messages.filter(m => m.includes(key))
-          .sort((a, b) => messageChars(a) - messageChars(b))[0] : undefined;
-        hit.message = whole ? 2 : part ? ranking.partialMessage(key.length / messageChars(part), this.options) : 0;
-        hit.foundMessage = whole || part || null;  // for explain
-        hit.phrases = ranking.statedShare(phrases, this.statements(hit.data));
+        matching.readEntryFile(this, hit, key, phrases);
       }));
       ranking.evaluate(top, this.rules, this.options);
       return { query, hits: top.sort(order), found: hits };
-    }
-
-    /* The phrases of the query whose words the index has only apart: each Chinese word typed alone (a run between
-     * spaces, punctuation or letters, at most maxPhraseChars long, no filler in it) that is neither its term nor the
-     * vocabulary's (jieba cut 端口占用 into 端口 and 占用 in every entry), each English stretch of two words or more
-     * (connection timed out), and each stretch typed with symbols between its words (bad interpreter ^m); each with the
-     * share of the query's weight inside it (0 when no piece of it is weighed): {text, share} for ranking.statedShare. */
-    phrases(query) {
-      const total = query.totalWeight;  // summed by weigh
-      const share = (start, text) => {
-        let inside = 0;
-        for (const [unit, weight] of query.weights) {
-          const [from, to] = query.spans.get(unit);
-          if (from >= start && to <= start + text.length) inside += weight;
-        }
-        return { text, share: total ? inside / total : 0 };  // a query of pieces that all weigh nothing (甲乙: 甲 and 乙 common)
-      };
-      const chinese = query.runs.filter(({ text }) =>
-        text.length <= this.options.maxPhraseChars && !this.filler(text).length && !this.knows(text));
-      // a stretch with symbols the English phrase leaves out (^m, -d, --user, (publickey)): stated verbatim, its share
-      // counts again, on top of its words' phrase, as an exact form counts before a looser one (the entry that says
-      // `bad interpreter ^M` before one that says `bad interpreter:`)
-      const typed = [];
-      for (const m of query.text.matchAll(TYPED_STRETCH)) {
-        const text = m[0].replace(EDGE_PUNCTUATION, ""), pieces = text.split(" ");
-        if (pieces.length > 1 && !pieces.every(piece => PHRASE_WORD.test(piece))) typed.push(share(m.index + m[0].indexOf(text), text));
-      }
-      return [...chinese.map(({ start, text }) => share(start, text)),
-        ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0].replace(EDGE_PUNCTUATION, ""))), ...typed];
-    }
-
-    /* What an entry says it is about, from its d/ file, as the query is read (normalize): its title, tags, keywords,
-     * quick fix and symptoms. */
-    statements(data) {
-      const { fields } = this.manifest;
-      return [data.title, ...data.tags, ...data.keywords,
-        ...data.sections.filter(([bit]) => STATEMENTS.has(fields[bit][0])).flatMap(([, lines]) => lines)].map(normalize);
     }
 
     /* The English words and identifiers of a paste longer than maxQueryChars, all of it (the rules read its first and
@@ -296,21 +241,6 @@
       const terms = [...new Set([...words, ...compounds(normalized).map(c => c.term)])];
       await this.loadShards(terms);
       return terms;
-    }
-
-    /* hit.message = 2 for the entries of `hits` with an error message found whole in the query's message key `key`,
-     * through the index: each message is listed under its rarest word, in that word's shard (since index format 6), so
-     * an entry the other rules leave below the first maxResults is still found by the message a paste names. */
-    indexedMessages(terms, key, hits) {
-      for (const term of new Set(terms)) {
-        const { messages } = this.shard(term);
-        if (!has(messages, term)) continue;
-        const listed = messages[term];
-        for (let k = 0; k < listed.length; k += 2) {
-          const hit = hits.get(listed[k]);
-          if (hit && this.holdsMessage(key, listed[k + 1])) hit.message = 2;
-        }
-      }
     }
 
     /* hit.matched for each of `hits`: the query's terms the entry has (what its result marks). */
@@ -405,11 +335,6 @@
       return [...nearest].slice(0, this.options.maxCorrections * 2);
     }
 
-    /* Whether the query's message key `key` holds the error message `message` whole: its runs in order, and long enough
-     * (minMessageChars, the spaces between its runs not counted) not to be found by accident. */
-    holdsMessage(key, message) {
-      return messageChars(message) >= this.options.minMessageChars && messageIn(key, message);
-    }
   }
 
   return { Engine, STAGE_NAMES, FORMAT_VERSION, analysis, query: queryModule, pinyin, typos, readings, ranking, matching, results };

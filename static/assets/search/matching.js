@@ -1,14 +1,26 @@
-/* What a query matches (docs/SEARCH.md, "Ranking", 2): every entry a term of the query occurs in, what each piece of
- * the query weighs (its rarity) and each entry's values for the words rule of ranking.js. Functions of the engine (its
- * shards as loaded: postings, entriesWith; its manifest, options and `tables`) and the query, as readings.js's stages. */
+/* What a query matches in each entry (docs/SEARCH.md, "Ranking"), the values ranking.js orders by: every entry a term
+ * of the query occurs in, what each piece of the query weighs (its rarity) and each entry's words-rule values; the
+ * error messages the query holds, found through the index and in the first entries' d/ files; the share of the query
+ * those entries state as typed (its phrases). Functions of the engine (its shards as loaded, its manifest, options and
+ * `tables`) and the query, as readings.js's stages are. */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory(require("./analysis.js"), require("./ranking.js"));
   else (root.PitfallSearch = root.PitfallSearch || {}).matching = factory(root.PitfallSearch.analysis, root.PitfallSearch.ranking);
 })(typeof self !== "undefined" ? self : this, function (analysis, ranking) {
   "use strict";
 
-  const { isHan } = analysis;
+  const { isHan, normalize, messageChars, messageIn } = analysis;
   const { coverage } = ranking;
+  const STATEMENTS = new Set(["quick_fix", "symptoms"]);  // with the title, tags and keywords: what an entry says it is about
+  // an English phrase: two words or more typed one space apart (letters and digits, with . _ - inside a word)
+  const ENGLISH_WORD = "[a-z0-9][a-z0-9_.\\-]*";
+  const ENGLISH_PHRASE = new RegExp(`${ENGLISH_WORD}(?: ${ENGLISH_WORD})+`, "g");
+  const PHRASE_WORD = new RegExp(`^${ENGLISH_WORD}$`);
+  // a stretch typed as it stands, symbols and all: two pieces or more of anything but Chinese, one space apart (bad
+  // interpreter ^m, docker run -d), less the sentence punctuation at its ends (the reader's, not the stretch's; an
+  // English phrase's full stop too: connection timed out.)
+  const TYPED_STRETCH = /[^\s\p{Script=Han}]+(?: [^\s\p{Script=Han}]+)+/gu;
+  const EDGE_PUNCTUATION = /^[,.;:!?，。？ ]+|[,.;:!?，。？ ]+$/g;
 
   /* What the index's postings say of an entry, read from the manifest once: what a match in the fields of a posting's
    * bits counts (the best of them, cached per bit set), the bits of the title, of a lone character and of a word that
@@ -161,6 +173,77 @@
     }
   }
 
+  /* hit.message = 2 for the entries of `hits` with an error message found whole in the query's message key `key`,
+   * through the index: each message is listed under its rarest word, in that word's shard (since index format 6), so
+   * an entry the other rules leave below the first maxResults is still found by the message a paste names. */
+  function indexedMessages(engine, terms, key, hits) {
+    for (const term of new Set(terms)) {
+      const { messages } = engine.shard(term);
+      if (!Object.hasOwn(messages, term)) continue;
+      const listed = messages[term];
+      for (let k = 0; k < listed.length; k += 2) {
+        const hit = hits.get(listed[k]);
+        if (hit && holdsMessage(engine, key, listed[k + 1])) hit.message = 2;
+      }
+    }
+  }
 
-  return { entryTables, collect };
+  /* Whether the query's message key `key` holds the error message `message` whole: its runs in order, and long enough
+   * (minMessageChars, the spaces between its runs not counted) not to be found by accident. */
+  function holdsMessage(engine, key, message) {
+    return messageChars(message) >= engine.options.minMessageChars && messageIn(key, message);
+  }
+
+  /* The message rule's and the phrase rule's values of a hit of the first maxResults, from its d/ file (`hit.data`):
+   * hit.message 2 for a message the query's message key `key` holds whole, else a share for a message holding the
+   * key (ranking.partialMessage), hit.foundMessage the one found (for explain), hit.phrases the share of the query in
+   * `phrases` that the entry's statements say as typed. */
+  function readEntryFile(engine, hit, key, phrases) {
+    const whole = hit.data.messages.find(m => holdsMessage(engine, key, m));
+    // of the messages holding the query, the shortest: the one the query is most of
+    const part = key.length >= engine.options.minPartialChars ? hit.data.messages.filter(m => m.includes(key))
+      .sort((a, b) => messageChars(a) - messageChars(b))[0] : undefined;
+    hit.message = whole ? 2 : part ? ranking.partialMessage(key.length / messageChars(part), engine.options) : 0;
+    hit.foundMessage = whole || part || null;  // for explain
+    hit.phrases = ranking.statedShare(phrases, statements(engine, hit.data));
+  }
+
+  /* The phrases of the query whose words the index has only apart: each Chinese word typed alone (a run between
+   * spaces, punctuation or letters, at most maxPhraseChars long, no filler in it) that is neither its term nor the
+   * vocabulary's (jieba cut 端口占用 into 端口 and 占用 in every entry), each English stretch of two words or more
+   * (connection timed out), and each stretch typed with symbols between its words (bad interpreter ^m); each with the
+   * share of the query's weight inside it (0 when no piece of it is weighed): {text, share} for ranking.statedShare. */
+  function phrases(engine, query) {
+    const total = query.totalWeight;  // summed by weigh
+    const share = (start, text) => {
+      let inside = 0;
+      for (const [unit, weight] of query.weights) {
+        const [from, to] = query.spans.get(unit);
+        if (from >= start && to <= start + text.length) inside += weight;
+      }
+      return { text, share: total ? inside / total : 0 };  // a query of pieces that all weigh nothing (甲乙: 甲 and 乙 common)
+    };
+    const chinese = query.runs.filter(({ text }) =>
+      text.length <= engine.options.maxPhraseChars && !engine.filler(text).length && !engine.knows(text));
+    // a stretch with symbols the English phrase leaves out (^m, -d, --user, (publickey)): stated verbatim, its share
+    // counts again, on top of its words' phrase, as an exact form counts before a looser one (the entry that says
+    // `bad interpreter ^M` before one that says `bad interpreter:`)
+    const typed = [];
+    for (const m of query.text.matchAll(TYPED_STRETCH)) {
+      const text = m[0].replace(EDGE_PUNCTUATION, ""), pieces = text.split(" ");
+      if (pieces.length > 1 && !pieces.every(piece => PHRASE_WORD.test(piece))) typed.push(share(m.index + m[0].indexOf(text), text));
+    }
+    return [...chinese.map(({ start, text }) => share(start, text)),
+      ...[...query.text.matchAll(ENGLISH_PHRASE)].map(m => share(m.index, m[0].replace(EDGE_PUNCTUATION, ""))), ...typed];
+  }
+
+  /* What an entry says it is about, from its d/ file, as the query is read (normalize): its title, tags, keywords,
+   * quick fix and symptoms. */
+  function statements(engine, data) {
+    const { fields } = engine.manifest;
+    return [data.title, ...data.tags, ...data.keywords,
+      ...data.sections.filter(([bit]) => STATEMENTS.has(fields[bit][0])).flatMap(([, lines]) => lines)].map(normalize);
+  }
+
+  return { entryTables, collect, indexedMessages, readEntryFile, phrases };
 });

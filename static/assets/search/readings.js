@@ -14,7 +14,6 @@
 
   const { nameParts, stem, shardOf, isHan } = analysis;
   const { nested } = queryModule;
-  const has = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 
   /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
    * naming it in `off`. `piece(engine, piece)`: what a Chinese piece stands for besides itself;
@@ -50,7 +49,7 @@
   /* The index terms a traditional or regional form of Chinese stands for (the t/ shard lists them). */
   function variants(engine, piece) {
     const { variants } = engine.shard(piece);
-    return has(variants, piece) ? variants[piece].map(term => [term, "variant"]) : [];
+    return Object.hasOwn(variants, piece) ? variants[piece].map(term => [term, "variant"]) : [];
   }
 
   /* Two Chinese words typed next to each other, read in the other order as the word they make there when the index
@@ -181,7 +180,7 @@
     const listed = await engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`);
     // longer than the word: a term that is the word itself is no completion of it (the index has clos, the stem of
     // close, and a typed clos is read by its own stem, clo: unknown, yet listed)
-    return (has(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
+    return (Object.hasOwn(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
       && term.startsWith(word.text)).slice(0, engine.options.maxCandidates);
   }
 
@@ -241,7 +240,7 @@
     const readings = [];
     for (const { key, first, span } of pinyinSpans(engine, query)) {
       const shard = query.pinyinShards.get(shardOf(first, engine.manifest.pinyinShards));
-      if (has(shard, key)) readings.push([key, span, shard[key]]);
+      if (Object.hasOwn(shard, key)) readings.push([key, span, shard[key]]);
     }
     return readings;
   }

@@ -325,7 +325,8 @@ def material_stub(lang: str) -> dict:
     return {"config": {"lang": [lang], "separator": r"[\s\-]+", "pipeline": [], "fields": {}}, "docs": []}
 
 
-ENGINE_MODULES = ("options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js", "results.js", "engine.js")
+ENGINE_MODULES = ("options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js",
+                  "results.js", "engine.js")
 """The engine's modules (static/assets/search/), each after those it needs."""
 
 

@@ -15,8 +15,10 @@ const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
 const MODULES = ["options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js", "results.js", "engine.js"];
 const read = name => fs.readFileSync(path.join(SEARCH, name), "utf-8");
 
-/* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index). */
-function worker(files, url = "https://example.org/en/search/worker.js", { fail = () => null, delay = () => 0 } = {}) {
+/* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index); `carried`: the files
+ * the worker.js carries (search_index.py carried_files), by the path the engine asks for, the manifest by default. */
+function worker(files, url = "https://example.org/en/search/worker.js",
+                { fail = () => null, delay = () => 0, carried = { "manifest.json": files["manifest.json"] } } = {}) {
   const posted = [], fetched = [], listeners = [], warnings = [];
   const global = {
     location: { href: url }, URL, Map, Promise, Error, JSON, Math, Set, Array, Object, String, Number, RegExp,
@@ -36,7 +38,7 @@ function worker(files, url = "https://example.org/en/search/worker.js", { fail =
   };
   global.self = global;
   vm.createContext(global);
-  const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_MANIFEST = ${JSON.stringify(files["manifest.json"])};\n${read("protocol.js")}`;
+  const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_FILES = ${JSON.stringify(carried)};\n${read("protocol.js")}`;
   vm.runInContext(script, global, { filename: "worker.js" });
   const send = data => Promise.all(listeners.filter(([type]) => type === "message").map(([, listener]) => listener({ data })));
   return { global, posted, fetched, listeners, warnings, send };
@@ -71,6 +73,21 @@ test("QUERY (2) is answered RESULT (3) with Material's items; the manifest is th
   assert.deepEqual(titles(posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
   assert.deepEqual(fetched.sort(), ["https://example.org/en/search/x/d/0.json", "https://example.org/en/search/x/d/1.json",
     "https://example.org/en/search/x/t/0.json"]);
+});
+
+test("a worker that carries every file of its index fetches none, and answers as one that fetches them", async () => {
+  const version = FILES["manifest.json"].version;
+  const carried = Object.fromEntries(Object.entries(FILES).map(([name, data]) => [name === "manifest.json" ? name : `${version}/${name}`, data]));
+  const carrying = worker(FILES, undefined, { carried });
+  const fetching = worker(FILES);
+  for (const w of [carrying, fetching]) {
+    await w.send({ type: 2, data: "alpha" });
+    await w.send({ type: 2, data: "beta" });
+  }
+  assert.deepEqual(carrying.fetched, []);
+  assert.equal(fetching.fetched.length, 3);  // t/0, d/0, d/1
+  assert.deepEqual(carrying.posted, fetching.posted);
+  assert.deepEqual(titles(carrying.posted[1]), ["Alpha and <mark>beta</mark>"]);
 });
 
 test("a message of another type is ignored", async () => {

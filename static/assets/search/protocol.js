@@ -1,10 +1,10 @@
 /* Material's search worker protocol (SETUP 0 → READY 1, QUERY 2 → RESULT 3) over the engine. The site's worker
- * (search/worker.js) is this file after the engine's modules and the index's manifest (pitfalls/pages/
- * search_index.py writes it): one request, where loading each module and then the manifest took a round trip
- * each. Material posts its search_index.json with SETUP; ours is a stub, the engine fetches the index files it
- * needs from the worker's own folder (docs/SEARCH.md). A search link's query (?q=…) comes in the worker's URL
- * (overrides/main.html puts it there), so the search starts with the worker, while Material still fetches its
- * stub and waits for READY; Material's QUERY for it then finds the answer under way. */
+ * (search/worker.js) is this file after the engine's modules and the index's files it carries (pitfalls/pages/
+ * search_index.py writes it): the manifest, and every file of a small index. One request, where loading each module
+ * and then the manifest took a round trip each. Material posts its search_index.json with SETUP; ours is a stub, the
+ * engine fetches the other index files it needs from the worker's own folder (docs/SEARCH.md). A search link's query
+ * (?q=…) comes in the worker's URL (overrides/main.html puts it there), so the search starts with the worker, while
+ * Material still fetches its stub and waits for READY; Material's QUERY for it then finds the answer under way. */
 // Material's SearchMessageType, checked against the installed Material's bundle when `pitfalls build`
 // and `pitfalls serve` start (pitfalls/commands/dependencies.py)
 const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
@@ -18,7 +18,7 @@ if (linked && linked.trim()) early.set(linked, engine.search(linked).catch(() =>
 let latest = 0;
 
 function fetchJson(path) {
-  if (path === "manifest.json") return Promise.resolve(self.PITFALLS_MANIFEST);
+  if (Object.hasOwn(self.PITFALLS_FILES, path)) return Promise.resolve(self.PITFALLS_FILES[path]);
   return fetch(new URL(path, INDEX)).then(response => {
     // gone: a page of an earlier build asks for its index's folder, which the next build replaced (engine.js file)
     if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.url}`), { gone: response.status === 404 });

@@ -4,6 +4,7 @@ the CLI against the same index, Python and JS text analysis alike, escaping, the
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -228,6 +229,20 @@ def test_deep_link_opens_with_results(site_url, browser):
     assert "/zh/cuda-out-of-memory/" in first.locator("a").first.get_attribute("href")
     assert first.locator("mark").count() > 0  # matched words are highlighted
     page.close()
+
+
+def test_the_12_entries_index_travels_in_the_worker(site_url, browser):
+    """A small index is carried by its worker (docs/SEARCH.md, "A small index in its worker"): a page's searches ask the
+    server for the worker and Material's stub, and for no file of the index's folder (search/<version>/…)."""
+    page = browser.new_page()
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    open_search(page, f"{site_url}zh/")
+    shown = [search(page, "zh", query)[1] for query in ("显存不足", "nvidia-smi 正常 docker 里看不到 GPU")]
+    page.close()
+    assert shown[0][0] == "cuda-out-of-memory" and shown[1][0] == "docker-gpu"
+    assert f"{site_url}zh/search/worker.js" in asked
+    assert [url for url in asked if re.search(r"/search/[0-9a-f]{12}/", url)] == []
 
 
 def test_a_word_is_found_while_it_is_typed(site_url, browser):

@@ -245,6 +245,30 @@ def test_the_12_entries_index_travels_in_the_worker(site_url, browser):
     assert [url for url in asked if re.search(r"/search/[0-9a-f]{12}/", url)] == []
 
 
+@pytest.mark.site
+def test_the_next_page_reads_the_index_files_the_last_one_fetched_from_the_browser(corpus_site, http_server, browser):
+    """At 172 entries the worker fetches its index files, and keeps them in the browser's IndexedDB once no file came for
+    a second (docs/SEARCH.md, "Index files kept in the browser"): the next page's same search asks the server for none
+    of them, and shows the same results."""
+    url = http_server(corpus_site)
+    context = browser.new_context()
+    asked = []
+    context.on("request", lambda request: asked.append(request.url) if re.search(r"/search/[0-9a-f]{12}/", request.url) else None)
+    shown = []
+    for _ in range(2):
+        page = context.new_page()
+        open_search(page, f"{url}zh/")
+        shown.append(search(page, "zh", "docker 容器里 nvidia-smi 找不到显卡")[1])
+        if not shown[1:]:
+            assert asked, "the first page fetches the index files it needs"
+            page.wait_for_timeout(1500)  # the reader reads the results: the worker writes what it fetched
+            asked.clear()
+        page.close()
+    context.close()
+    assert shown[0] and shown[1] == shown[0]
+    assert asked == []
+
+
 def test_a_word_is_found_while_it_is_typed(site_url, browser):
     # typed key by key as a reader types (Material searches at each keyup): nvid is nvidia-smi half typed, which only the
     # docker entry's title names; before the engine read the last word as the terms it begins, nvid found nothing

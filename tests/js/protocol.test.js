@@ -8,20 +8,26 @@ const assert = require("node:assert/strict");
 const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
+const { IDBFactory, IDBKeyRange } = require("fake-indexeddb");
 const { makeIndex, STEPS, TITLE } = require("./helpers.js");
 
 const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
 // in the order search_index.py ENGINE_MODULES concatenates them: each after those it needs
 const MODULES = ["options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js", "results.js", "engine.js"];
 const read = name => fs.readFileSync(path.join(SEARCH, name), "utf-8");
+// the worker's own, after the files it carries (search_index.py WORKER_MODULES)
+const WORKER_MODULES = ["kept.js", "protocol.js"];
 
 /* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index); `carried`: the files
- * the worker.js carries (search_index.py carried_files), by the path the engine asks for, the manifest by default. */
+ * the worker.js carries (search_index.py carried_files), by the path the engine asks for, the manifest by default;
+ * `store`: the browser's IndexedDB and IDBKeyRange (kept.js), none by default; `body`: a file's text as served. */
 function worker(files, url = "https://example.org/en/search/worker.js",
-                { fail = () => null, delay = () => 0, carried = { "manifest.json": files["manifest.json"] } } = {}) {
+                { fail = () => null, delay = () => 0, carried = { "manifest.json": files["manifest.json"] }, store = {},
+                  body = name => JSON.stringify(files[name]) } = {}) {
   const posted = [], fetched = [], listeners = [], warnings = [];
   const global = {
     location: { href: url }, URL, Map, Promise, Error, JSON, Math, Set, Array, Object, String, Number, RegExp,
+    setTimeout, clearTimeout, queueMicrotask, ...store,
     // StrykerJS switches a mutant on through this variable (its instrumented code reads process.env)
     process: { env: { ...process.env } },
     console: { warn: (...args) => warnings.push(args), error: () => null, log: () => null },
@@ -33,12 +39,12 @@ function worker(files, url = "https://example.org/en/search/worker.js",
       await new Promise(resolve => setTimeout(resolve, delay(href)));
       const name = new URL(href).pathname.replace("/en/search/", "").replace(`${files["manifest.json"].version}/`, "");
       const status = fail(href) || (name in files ? 200 : 404);
-      return { ok: status === 200, status, url: href, json: async () => JSON.parse(JSON.stringify(files[name])) };
+      return { ok: status === 200, status, url: href, text: async () => body(name) };
     },
   };
   global.self = global;
   vm.createContext(global);
-  const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_FILES = ${JSON.stringify(carried)};\n${read("protocol.js")}`;
+  const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_FILES = ${JSON.stringify(carried)};\n${WORKER_MODULES.map(read).join("\n")}`;
   vm.runInContext(script, global, { filename: "worker.js" });
   const send = data => Promise.all(listeners.filter(([type]) => type === "message").map(([, listener]) => listener({ data })));
   return { global, posted, fetched, listeners, warnings, send };
@@ -51,7 +57,7 @@ const titles = message => message.data.items.map(([entry]) => entry.title);
 test("the modules define PitfallSearch in a worker's global, each under its name", () => {
   const { global } = worker(FILES);
   assert.deepEqual(Object.keys(global.PitfallSearch).sort(),
-    ["Engine", "FORMAT_VERSION", "STAGE_NAMES", "analysis", "matching", "options", "pinyin", "query", "ranking", "readings", "results", "typos"]);
+    ["Engine", "FORMAT_VERSION", "STAGE_NAMES", "analysis", "kept", "matching", "options", "pinyin", "query", "ranking", "readings", "results", "typos"]);
   assert.deepEqual([...global.PitfallSearch.readings.STAGE_NAMES], ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
   assert.equal(global.PitfallSearch.analysis.stem("running"), "run");
   assert.deepEqual([...global.PitfallSearch.ranking.RULE_NAMES], ["message", "words", "typo", "score"]);
@@ -88,6 +94,43 @@ test("a worker that carries every file of its index fetches none, and answers as
   assert.equal(fetching.fetched.length, 3);  // t/0, d/0, d/1
   assert.deepEqual(carrying.posted, fetching.posted);
   assert.deepEqual(titles(carrying.posted[1]), ["Alpha and <mark>beta</mark>"]);
+});
+
+test("the next page's worker reads the files the last one fetched from the browser's store, and answers the same", async () => {
+  // the browser's store shared by the two pages; the worker's timers run by hand: "a second later"
+  const later = [];
+  const store = { indexedDB: new IDBFactory(), IDBKeyRange, setTimeout: run => later.push(run), clearTimeout: () => null };
+  const settled = () => new Promise(resolve => setTimeout(resolve, 20));
+  const first = worker(FILES, undefined, { store });
+  await settled();  // the store open
+  await first.send({ type: 2, data: "alpha" });
+  assert.equal(first.fetched.length, 3);  // t/0, d/0, d/1
+  later.splice(0).forEach(run => run());
+  await settled();
+  const next = worker(FILES, undefined, { store });
+  await settled();
+  await next.send({ type: 2, data: "alpha" });
+  await next.send({ type: 2, data: "beta" });
+  assert.deepEqual(next.fetched, []);
+  assert.deepEqual(next.posted[0], first.posted[0]);
+  assert.deepEqual(titles(next.posted[1]), ["Alpha and <mark>beta</mark>"]);
+});
+
+test("a file that does not read as JSON (a proxy's page served as 200) fails its search and is not kept", async () => {
+  const later = [];
+  const store = { indexedDB: new IDBFactory(), IDBKeyRange, setTimeout: run => later.push(run), clearTimeout: () => null };
+  const settled = () => new Promise(resolve => setTimeout(resolve, 20));
+  const first = worker(FILES, undefined, { store, body: name => (name === "t/0.json" ? "<html>" : JSON.stringify(FILES[name])) });
+  await settled();
+  await first.send({ type: 2, data: "alpha" });
+  assert.deepEqual(first.posted, [{ type: 3, data: { items: [] } }]);
+  later.splice(0).forEach(run => run());
+  await settled();
+  const next = worker(FILES, undefined, { store });
+  await settled();
+  await next.send({ type: 2, data: "alpha" });
+  assert.deepEqual(titles(next.posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
+  assert.ok(next.fetched.includes("https://example.org/en/search/x/t/0.json"));  // asked of the server again
 });
 
 test("a message of another type is ignored", async () => {

@@ -11,6 +11,7 @@ const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
 
 // Stryker disable next-line StringLiteral: new URL("", href) is the worker's own URL, against which index paths resolve alike
 const INDEX = new URL("./", self.location.href);
+const kept = PitfallSearch.kept.keptFiles(self, INDEX.href, self.PITFALLS_FILES["manifest.json"].version);
 const engine = new PitfallSearch.Engine(fetchJson);
 const early = new Map();  // query text → its search, started before Material asked
 const linked = new URL(self.location.href).searchParams.get("q");
@@ -19,11 +20,15 @@ let latest = 0;
 
 function fetchJson(path) {
   if (Object.hasOwn(self.PITFALLS_FILES, path)) return Promise.resolve(self.PITFALLS_FILES[path]);
-  return fetch(new URL(path, INDEX)).then(response => {
+  const url = new URL(path, INDEX).href;
+  return kept.read(url).then(text => text !== undefined ? JSON.parse(text) : fetch(url).then(async response => {
     // gone: a page of an earlier build asks for its index's folder, which the next build replaced (engine.js file)
     if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.url}`), { gone: response.status === 404 });
-    return response.json();
-  });
+    const fetched = await response.text();
+    const data = JSON.parse(fetched);  // kept once it reads: a broken answer is not kept for the next pages
+    kept.keep(url, fetched);
+    return data;
+  }));
 }
 
 addEventListener("message", async ({ data: message }) => {

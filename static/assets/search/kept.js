@@ -1,0 +1,100 @@
+/* The index files a worker fetched, kept in the browser's IndexedDB for the next page. Read from the HTTP cache, each
+ * file costs the browser about a millisecond of work (14 `d/` files: 23 ms; from IndexedDB 1.2 ms, docs/SEARCH.md
+ * "Index files kept in the browser"), and a page's first search reads 20 to 30 of them. A file's key is its URL, which
+ * names the language and the index's version: a file is never out of date, and when a worker starts, the files of
+ * its language's other versions are deleted. Each is kept as its text, which the store copies whole (a parsed file
+ * it would walk). Browser only (node reads the files from disk); any failure of the store means the network, as
+ * without it. */
+(function (root, factory) {
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else (root.PitfallSearch = root.PitfallSearch || {}).kept = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  const DATABASE = "pitfalls-search", FILES = "files";
+  // what searches fetched is written once no file came for this long: never between a reader's keys (a page closed
+  // sooner keeps none of it; its files are in the HTTP cache, as without the store)
+  const WRITE_PAUSE_MS = 1000;
+
+  /* The store of the index in `folder` (the URL of a language's search/, ending in /) at `version`, in `browser`'s
+   * IndexedDB (a worker's global: its `indexedDB` and `IDBKeyRange`, or none, and its timers). `read(url)` → Promise
+   * of the text of the file kept, or undefined; `keep(url, text)`. Until the store is open, and for a file it does not
+   * have, `read` answers undefined at once: a search link's first files, asked as the worker starts, do not wait. */
+  function keptFiles(browser, folder, version) {
+    const { indexedDB, IDBKeyRange, setTimeout, clearTimeout } = browser;
+    let db = null;
+    const present = new Set();  // this version's files in the store, known without asking it
+    const writes = new Map();
+    let reads = [], writing = null;
+
+    function open() {
+      const request = indexedDB.open(DATABASE, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(FILES);
+      request.onerror = () => null;  // refused (a private window): no store, the network only
+      request.onsuccess = () => {
+        const opened = request.result;
+        const files = opened.transaction(FILES, "readwrite").objectStore(FILES);
+        const mine = `${folder}${version}/`;
+        // the language's other versions: below this one's folder, and above it
+        files.delete(IDBKeyRange.bound(folder, mine, false, true));
+        files.delete(IDBKeyRange.bound(`${mine}\uffff`, `${folder}\uffff`, true, false));
+        const keys = files.getAllKeys(IDBKeyRange.bound(mine, `${mine}\uffff`));
+        keys.onsuccess = () => {
+          for (const key of keys.result) present.add(key);
+          db = opened;
+        };
+      };
+    }
+
+    try {
+      if (indexedDB && IDBKeyRange) open();
+    } catch (err) {
+      // a browser that refuses the store (a blocked origin, storage turned off): the network only
+    }
+
+    function readAll() {
+      const batch = reads;
+      reads = [];
+      try {
+        const files = db.transaction(FILES).objectStore(FILES);
+        for (const { url, resolve } of batch) {
+          const request = files.get(url);
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => resolve(undefined);
+        }
+      } catch (err) {
+        for (const { resolve } of batch) resolve(undefined);
+      }
+    }
+
+    function read(url) {
+      if (!db || !present.has(url)) return Promise.resolve(undefined);
+      return new Promise(resolve => {
+        if (!reads.length) queueMicrotask(readAll);  // the files a wave asks for, in one transaction
+        reads.push({ url, resolve });
+      });
+    }
+
+    function writeAll() {
+      const batch = [...writes];
+      writes.clear();
+      try {
+        const files = db.transaction(FILES, "readwrite").objectStore(FILES);
+        for (const [url, text] of batch) files.put(text, url).onsuccess = () => present.add(url);
+      } catch (err) {
+        // full, or closed by the browser: the next page fetches these again
+      }
+    }
+
+    function keep(url, text) {
+      if (!db || present.has(url)) return;
+      clearTimeout(writing);
+      writing = setTimeout(writeAll, WRITE_PAUSE_MS);
+      writes.set(url, text);
+    }
+
+    return { read, keep };
+  }
+
+  return { keptFiles };
+});

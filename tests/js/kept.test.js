@@ -1,0 +1,122 @@
+/* kept.js: the index files a worker fetched, kept as their text in IndexedDB (fake-indexeddb, the browser's API in
+ * memory) for the next page: read there once the store is open, by the URL that names language and version; written
+ * once no file came for a second (the worker's timers replaced by a clock the test moves); the other versions of a
+ * language deleted when a worker starts; any failure of the store answers "not kept", so the worker fetches. */
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { IDBFactory, IDBKeyRange } = require("fake-indexeddb");
+const { load } = require("./helpers.js");
+
+const { keptFiles } = load("kept");
+const EN = "https://example.org/en/search/", ZH = "https://example.org/zh/search/";
+const settled = () => new Promise(resolve => setTimeout(resolve, 20));  // the store's own work (fake-indexeddb) done
+
+/* A worker's timers moved by hand: `waiting` lists the delays of the timers set and not yet run or cleared. */
+function clock() {
+  const timers = new Map();
+  let last = 0;
+  return {
+    setTimeout: (run, ms) => { timers.set(++last, { run, ms }); return last; },
+    clearTimeout: id => { timers.delete(id); },
+    waiting: () => [...timers.values()].map(({ ms }) => ms),
+    runAll() { const due = [...timers.values()]; timers.clear(); for (const { run } of due) run(); },
+  };
+}
+
+/* A worker's global with a store of its own (or `indexedDB`'s, to share one) and a clock moved by hand. */
+const worker = (indexedDB = new IDBFactory()) => ({ indexedDB, IDBKeyRange, ...clock() });
+
+/* Every key and value in the store of `browser`. */
+async function stored(browser) {
+  const db = await new Promise(resolve => { const r = browser.indexedDB.open("pitfalls-search", 1); r.onsuccess = () => resolve(r.result); });
+  const files = db.transaction("files").objectStore("files");
+  const [keys, values] = await Promise.all(["getAllKeys", "getAll"].map(how => new Promise(resolve => {
+    const r = files[how](); r.onsuccess = () => resolve(r.result);
+  })));
+  db.close();
+  return Object.fromEntries(keys.map((key, i) => [key, values[i]]));
+}
+
+/* `files` (url → text) written into the store of `browser` as another worker would have. */
+async function put(browser, files) {
+  const db = await new Promise(resolve => { const r = browser.indexedDB.open("pitfalls-search", 1); r.onsuccess = () => resolve(r.result); });
+  const tx = db.transaction("files", "readwrite");
+  for (const [url, text] of Object.entries(files)) tx.objectStore("files").put(text, url);
+  await new Promise(resolve => { tx.oncomplete = resolve; });
+  db.close();
+}
+
+/* `url` → `text` kept by a store of `folder` at `version` in `browser`, written. */
+async function keepOne(browser, folder, version, url, text) {
+  const store = keptFiles(browser, folder, version);
+  await settled();
+  store.keep(url, text);
+  browser.runAll();
+  await settled();
+}
+
+test("a file kept is read by the next store of the same version, as it was", async () => {
+  const browser = worker();
+  await keepOne(browser, EN, "aaa", `${EN}aaa/t/0.json`, '{"terms":{"alpha":[0,100,2]}}');
+  const next = keptFiles(browser, EN, "aaa");
+  assert.equal(await next.read(`${EN}aaa/t/0.json`), undefined);  // not open yet: at once, not waiting for it
+  await settled();
+  assert.equal(await next.read(`${EN}aaa/t/0.json`), '{"terms":{"alpha":[0,100,2]}}');
+  assert.equal(await next.read(`${EN}aaa/t/1.json`), undefined);  // never kept
+});
+
+test("the files a wave asks for are read together", async () => {
+  const browser = worker();
+  const store = keptFiles(browser, EN, "aaa");
+  await settled();
+  store.keep(`${EN}aaa/t/0.json`, "0");
+  store.keep(`${EN}aaa/d/0.json`, "1");
+  browser.runAll();
+  await settled();
+  const next = keptFiles(browser, EN, "aaa");
+  await settled();
+  assert.deepEqual(await Promise.all([next.read(`${EN}aaa/d/0.json`), next.read(`${EN}aaa/x.json`), next.read(`${EN}aaa/t/0.json`)]),
+    ["1", undefined, "0"]);
+});
+
+test("a worker's start deletes its language's other versions, before and after its own, not the other language's", async () => {
+  const browser = worker();
+  await keepOne(browser, EN, "bbb", `${EN}bbb/d/0.json`, "bbb");
+  await put(browser, { [`${EN}aaa/d/0.json`]: "aaa", [`${EN}ccc/d/0.json`]: "ccc", [`${ZH}aaa/d/0.json`]: "zh" });
+  keptFiles(browser, EN, "bbb");
+  await settled();
+  assert.deepEqual(Object.keys(await stored(browser)), [`${EN}bbb/d/0.json`, `${ZH}aaa/d/0.json`]);
+  const zh = keptFiles(browser, ZH, "aaa");
+  await settled();
+  assert.equal(await zh.read(`${ZH}aaa/d/0.json`), "zh");
+});
+
+test("what searches fetched is written once no file came for a second, in one go, and once", async () => {
+  const browser = worker();
+  const store = keptFiles(browser, EN, "aaa");
+  await settled();
+  store.keep(`${EN}aaa/t/0.json`, "0");
+  assert.deepEqual(browser.waiting(), [1000]);
+  store.keep(`${EN}aaa/d/0.json`, "1");  // the next file: the second starts again
+  assert.deepEqual(browser.waiting(), [1000]);
+  await settled();
+  assert.deepEqual(await stored(browser), {});  // nothing before it has passed
+  browser.runAll();
+  await settled();
+  assert.deepEqual(await stored(browser), { [`${EN}aaa/d/0.json`]: "1", [`${EN}aaa/t/0.json`]: "0" });
+  store.keep(`${EN}aaa/t/0.json`, "2");  // kept already: not written again
+  assert.deepEqual(browser.waiting(), []);
+});
+
+test("a browser without the store, or one that refuses it: nothing kept, nothing read, no error", async () => {
+  const refusing = { indexedDB: { open() { throw Object.assign(new Error("The user denied permission"), { name: "SecurityError" }); } } };
+  const failing = { indexedDB: { open() { const request = {}; setTimeout(() => request.onerror({}), 0); return request; } } };
+  for (const browser of [{ ...clock() }, { ...refusing, IDBKeyRange, ...clock() }, { ...failing, IDBKeyRange, ...clock() }]) {
+    const store = keptFiles(browser, EN, "aaa");
+    await settled();
+    store.keep(`${EN}aaa/t/0.json`, "0");
+    assert.deepEqual(browser.waiting(), []);
+    assert.equal(await store.read(`${EN}aaa/t/0.json`), undefined);
+  }
+});

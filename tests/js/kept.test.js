@@ -66,18 +66,33 @@ test("a file kept is read by the next store of the same version, as it was", asy
   assert.equal(await next.read(`${EN}aaa/t/1.json`), undefined);  // never kept
 });
 
-test("the files a wave asks for are read together", async () => {
-  const browser = worker();
-  const store = keptFiles(browser, EN, "aaa");
+/* `factory` (an IDBFactory) counting the transactions its databases start: `count.transactions`. */
+function counted(factory) {
+  const count = { transactions: 0 };
+  const pass = (target, key) => (typeof target[key] === "function" ? target[key].bind(target) : target[key]);
+  const database = db => new Proxy(db, {
+    get: (target, key) => (key === "transaction" ? (...args) => { count.transactions += 1; return target.transaction(...args); } : pass(target, key)),
+  });
+  const open = (...args) => new Proxy(factory.open(...args), {
+    get: (target, key) => (key === "result" ? database(target.result) : pass(target, key)),
+    set: (target, key, value) => { target[key] = value; return true; },
+  });
+  return { indexedDB: { open }, count };
+}
+
+test("a file not kept is known without asking the store; the files a wave asks for are read in one transaction", async () => {
+  const factory = new IDBFactory();
+  await keepOne(worker(factory), EN, "aaa", `${EN}aaa/t/0.json`, "0");
+  await keepOne(worker(factory), EN, "aaa", `${EN}aaa/d/0.json`, "1");
+  const { indexedDB, count } = counted(factory);
+  const next = keptFiles({ ...worker(), indexedDB }, EN, "aaa");
   await settled();
-  store.keep(`${EN}aaa/t/0.json`, "0");
-  store.keep(`${EN}aaa/d/0.json`, "1");
-  browser.runAll();
-  await settled();
-  const next = keptFiles(browser, EN, "aaa");
-  await settled();
+  const opened = count.transactions;  // deleting the other versions, listing this one's files
+  assert.equal(await next.read(`${EN}aaa/x.json`), undefined);
+  assert.equal(count.transactions, opened);
   assert.deepEqual(await Promise.all([next.read(`${EN}aaa/d/0.json`), next.read(`${EN}aaa/x.json`), next.read(`${EN}aaa/t/0.json`)]),
     ["1", undefined, "0"]);
+  assert.equal(count.transactions, opened + 1);
 });
 
 test("a worker's start deletes its language's other versions, before and after its own, not the other language's", async () => {

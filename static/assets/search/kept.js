@@ -47,9 +47,9 @@
     }
 
     try {
-      if (indexedDB && IDBKeyRange) open();
+      open();
     } catch (err) {
-      // a browser that refuses the store (a blocked origin, storage turned off): the network only
+      // no store in this browser, or one that refuses it (a blocked origin, storage turned off): the network only
     }
 
     function readAll() {

@@ -2,7 +2,8 @@
  * (search/worker.js) is this file after the engine's modules and the index's files it carries (pitfalls/pages/
  * search_index.py writes it): the manifest, and every file of a small index. One request, where loading each module
  * and then the manifest took a round trip each. Material posts its search_index.json with SETUP; ours is a stub, the
- * engine fetches the other index files it needs from the worker's own folder (docs/SEARCH.md). A search link's query
+ * engine fetches the other index files it needs from the worker's own folder, or reads them where an earlier page's
+ * worker kept them (kept.js, just before this file; docs/SEARCH.md). A search link's query
  * (?q=…) comes in the worker's URL (overrides/main.html puts it there), so the search starts with the worker, while
  * Material still fetches its stub and waits for READY; Material's QUERY for it then finds the answer under way. */
 // Material's SearchMessageType, checked against the installed Material's bundle when `pitfalls build`

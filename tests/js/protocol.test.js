@@ -50,6 +50,17 @@ function worker(files, url = "https://example.org/en/search/worker.js",
   return { global, posted, fetched, listeners, warnings, send };
 }
 
+/* The browser's store, shared by the pages (workers) of a test, and the workers' timers run by hand: `runTimers()` is
+ * "a second later". */
+function browserStore() {
+  const later = [];
+  return {
+    store: { indexedDB: new IDBFactory(), IDBKeyRange, setTimeout: run => later.push(run), clearTimeout: () => null },
+    runTimers: () => later.splice(0).forEach(run => run()),
+  };
+}
+const settled = () => new Promise(resolve => setTimeout(resolve, 20));  // the store's own work (fake-indexeddb) done
+
 const FILES = makeIndex({ alpha: [0, 100, STEPS, 1, 900, TITLE], beta: [0, 100, STEPS] }, 2,
   { titles: { 0: "Alpha and beta", 1: "Alpha" } });
 const titles = message => message.data.items.map(([entry]) => entry.title);
@@ -97,15 +108,12 @@ test("a worker that carries every file of its index fetches none, and answers as
 });
 
 test("the next page's worker reads the files the last one fetched from the browser's store, and answers the same", async () => {
-  // the browser's store shared by the two pages; the worker's timers run by hand: "a second later"
-  const later = [];
-  const store = { indexedDB: new IDBFactory(), IDBKeyRange, setTimeout: run => later.push(run), clearTimeout: () => null };
-  const settled = () => new Promise(resolve => setTimeout(resolve, 20));
+  const { store, runTimers } = browserStore();
   const first = worker(FILES, undefined, { store });
   await settled();  // the store open
   await first.send({ type: 2, data: "alpha" });
   assert.equal(first.fetched.length, 3);  // t/0, d/0, d/1
-  later.splice(0).forEach(run => run());
+  runTimers();  // a second later: what the first page fetched is written
   await settled();
   const next = worker(FILES, undefined, { store });
   await settled();
@@ -117,14 +125,12 @@ test("the next page's worker reads the files the last one fetched from the brows
 });
 
 test("a file that does not read as JSON (a proxy's page served as 200) fails its search and is not kept", async () => {
-  const later = [];
-  const store = { indexedDB: new IDBFactory(), IDBKeyRange, setTimeout: run => later.push(run), clearTimeout: () => null };
-  const settled = () => new Promise(resolve => setTimeout(resolve, 20));
+  const { store, runTimers } = browserStore();
   const first = worker(FILES, undefined, { store, body: name => (name === "t/0.json" ? "<html>" : JSON.stringify(FILES[name])) });
   await settled();
   await first.send({ type: 2, data: "alpha" });
   assert.deepEqual(first.posted, [{ type: 3, data: { items: [] } }]);
-  later.splice(0).forEach(run => run());
+  runTimers();  // a second later: what the first page fetched is written
   await settled();
   const next = worker(FILES, undefined, { store });
   await settled();

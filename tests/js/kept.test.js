@@ -27,9 +27,12 @@ function clock() {
 /* A worker's global with a store of its own (or `indexedDB`'s, to share one) and a clock moved by hand. */
 const worker = (indexedDB = new IDBFactory()) => ({ indexedDB, IDBKeyRange, ...clock() });
 
+/* The store of `browser` opened as kept.js opens it. */
+const openStore = browser => new Promise(resolve => { const r = browser.indexedDB.open("pitfalls-search", 1); r.onsuccess = () => resolve(r.result); });
+
 /* Every key and value in the store of `browser`. */
 async function stored(browser) {
-  const db = await new Promise(resolve => { const r = browser.indexedDB.open("pitfalls-search", 1); r.onsuccess = () => resolve(r.result); });
+  const db = await openStore(browser);
   const files = db.transaction("files").objectStore("files");
   const [keys, values] = await Promise.all(["getAllKeys", "getAll"].map(how => new Promise(resolve => {
     const r = files[how](); r.onsuccess = () => resolve(r.result);
@@ -40,7 +43,7 @@ async function stored(browser) {
 
 /* `files` (url → text) written into the store of `browser` as another worker would have. */
 async function put(browser, files) {
-  const db = await new Promise(resolve => { const r = browser.indexedDB.open("pitfalls-search", 1); r.onsuccess = () => resolve(r.result); });
+  const db = await openStore(browser);
   const tx = db.transaction("files", "readwrite");
   for (const [url, text] of Object.entries(files)) tx.objectStore("files").put(text, url);
   await new Promise(resolve => { tx.oncomplete = resolve; });

@@ -138,3 +138,49 @@ test("a browser without the store, or one that refuses it: nothing kept, nothing
     assert.equal(await store.read(`${EN}aaa/t/0.json`), undefined);
   }
 });
+
+/* `factory` (an IDBFactory) whose databases' read transactions answer as `fault` makes them: `fault(db)` → what
+ * `db.transaction(FILES)` does instead (the writes and the start's work as the store does them). */
+function faulty(factory, fault) {
+  const database = db => new Proxy(db, {
+    get: (target, key) => (key === "transaction"
+      ? (names, mode) => (mode === "readwrite" ? target.transaction(names, mode) : fault(target))
+      : (typeof target[key] === "function" ? target[key].bind(target) : target[key])),
+  });
+  const open = (...args) => new Proxy(factory.open(...args), {
+    get: (target, key) => (key === "result" ? database(target.result) : target[key]),
+    set: (target, key, value) => { target[key] = value; return true; },
+  });
+  return { open };
+}
+
+test("a file the store fails to read, or a store the browser closed, answers not kept: the worker fetches", async () => {
+  const factory = new IDBFactory();
+  await keepOne(worker(factory), EN, "aaa", `${EN}aaa/t/0.json`, "0");
+  const failedRead = () => ({ objectStore: () => ({ get() { const request = {}; setTimeout(() => request.onerror({}), 0); return request; } }) });
+  const closed = db => { db.close(); return db.transaction("files"); };  // throws, as a closed connection does
+  for (const fault of [failedRead, closed]) {
+    const store = keptFiles({ ...worker(), indexedDB: faulty(factory, fault) }, EN, "aaa");
+    await settled();
+    assert.equal(await store.read(`${EN}aaa/t/0.json`), undefined);
+  }
+});
+
+test("a later version of the store opens beside workers of this one, which then fetch", async () => {
+  const factory = new IDBFactory();
+  const opened = [];  // the workers' connections, closed by the test if they do not give way (else node waits on them)
+  const indexedDB = { open: (...args) => new Proxy(factory.open(...args), {
+    get: (target, key) => (key === "result" ? (opened.push(target.result), target.result) : target[key]),
+    set: (target, key, value) => { target[key] = value; return true; },
+  }) };
+  await keepOne({ ...worker(), indexedDB }, EN, "aaa", `${EN}aaa/t/0.json`, "0");
+  const store = keptFiles({ ...worker(), indexedDB }, EN, "aaa");
+  await settled();
+  const later = await new Promise(resolve => {
+    const request = factory.open("pitfalls-search", 2);
+    request.onblocked = () => { resolve("blocked"); for (const db of opened) db.close(); };
+    request.onsuccess = () => { request.result.close(); resolve("open"); };
+  });
+  assert.equal(later, "open");
+  assert.equal(await store.read(`${EN}aaa/t/0.json`), undefined);
+});

@@ -33,6 +33,8 @@
       request.onerror = () => null;  // refused (a private window): no store, the network only
       request.onsuccess = () => {
         const opened = request.result;
+        // a page whose worker is of a later kept.js opens the store at a later version: give way, fetch from now on
+        opened.onversionchange = () => opened.close();  // its reads then answer "not kept" (readAll)
         const files = opened.transaction(FILES, "readwrite").objectStore(FILES);
         const mine = `${folder}${version}/`;
         // the language's other versions: below this one's folder, and above it

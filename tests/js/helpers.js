@@ -81,5 +81,22 @@ const READINGS = {
   typo2: { weight: 0.3, penalty: 2 }, completion: { weight: 0.5, penalty: 1 },
 };
 
-module.exports = { load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
+/* Once the work begun so far on the search store of `indexedDB` (kept.js: "pitfalls-search", its one object store
+ * "files") is done: opening it, its start's deletes and listing, writes. A transaction of its own, begun now, runs after
+ * every one begun before whose scope it shares (IndexedDB's order), and open requests are answered in turn: no timer
+ * to guess, which a slow run (mutation testing, a loaded machine) outlasted. */
+function storeIdle(indexedDB) {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open("pitfalls-search", 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("files");
+    request.onerror = () => reject(request.error);
+    request.onsuccess = () => {
+      const db = request.result;
+      const done = db.transaction("files").objectStore("files").count();
+      done.onsuccess = () => { db.close(); resolve(); };
+    };
+  });
+}
+
+module.exports = { storeIdle, load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
   search, rank, matches, READINGS };

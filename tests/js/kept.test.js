@@ -6,11 +6,10 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { IDBFactory, IDBKeyRange } = require("fake-indexeddb");
-const { load } = require("./helpers.js");
+const { load, storeIdle } = require("./helpers.js");
 
 const { keptFiles } = load("kept");
 const EN = "https://example.org/en/search/", ZH = "https://example.org/zh/search/";
-const settled = () => new Promise(resolve => setTimeout(resolve, 20));  // the store's own work (fake-indexeddb) done
 
 /* A worker's timers moved by hand: `waiting` lists the delays of the timers set and not yet run or cleared. */
 function clock() {
@@ -51,12 +50,12 @@ async function put(browser, files) {
 }
 
 /* `url` → `text` kept by a store of `folder` at `version` in `browser`, written. */
-async function keepOne(browser, folder, version, url, text) {
+async function keepOne(browser, folder, version, url, text, factory = browser.indexedDB) {
   const store = keptFiles(browser, folder, version);
-  await settled();
+  await storeIdle(factory);
   store.keep(url, text);
   browser.runAll();
-  await settled();
+  await storeIdle(factory);
 }
 
 test("a file kept is read by the next store of the same version, as it was", async () => {
@@ -64,7 +63,7 @@ test("a file kept is read by the next store of the same version, as it was", asy
   await keepOne(browser, EN, "aaa", `${EN}aaa/t/0.json`, '{"terms":{"alpha":[0,100,2]}}');
   const next = keptFiles(browser, EN, "aaa");
   assert.equal(await next.read(`${EN}aaa/t/0.json`), undefined);  // not open yet: at once, not waiting for it
-  await settled();
+  await storeIdle(browser.indexedDB);
   assert.equal(await next.read(`${EN}aaa/t/0.json`), '{"terms":{"alpha":[0,100,2]}}');
   assert.equal(await next.read(`${EN}aaa/t/1.json`), undefined);  // never kept
 });
@@ -89,7 +88,7 @@ test("a file not kept is known without asking the store; the files a wave asks f
   await keepOne(worker(factory), EN, "aaa", `${EN}aaa/d/0.json`, "1");
   const { indexedDB, count } = counted(factory);
   const next = keptFiles({ ...worker(), indexedDB }, EN, "aaa");
-  await settled();
+  await storeIdle(factory);
   const opened = count.transactions;  // deleting the other versions, listing this one's files
   assert.equal(await next.read(`${EN}aaa/x.json`), undefined);
   assert.equal(count.transactions, opened);
@@ -103,25 +102,25 @@ test("a worker's start deletes its language's other versions, before and after i
   await keepOne(browser, EN, "bbb", `${EN}bbb/d/0.json`, "bbb");
   await put(browser, { [`${EN}aaa/d/0.json`]: "aaa", [`${EN}ccc/d/0.json`]: "ccc", [`${ZH}aaa/d/0.json`]: "zh" });
   keptFiles(browser, EN, "bbb");
-  await settled();
+  await storeIdle(browser.indexedDB);
   assert.deepEqual(Object.keys(await stored(browser)), [`${EN}bbb/d/0.json`, `${ZH}aaa/d/0.json`]);
   const zh = keptFiles(browser, ZH, "aaa");
-  await settled();
+  await storeIdle(browser.indexedDB);
   assert.equal(await zh.read(`${ZH}aaa/d/0.json`), "zh");
 });
 
 test("what searches fetched is written once no file came for a second, in one go, and once", async () => {
   const browser = worker();
   const store = keptFiles(browser, EN, "aaa");
-  await settled();
+  await storeIdle(browser.indexedDB);
   store.keep(`${EN}aaa/t/0.json`, "0");
   assert.deepEqual(browser.waiting(), [1000]);
   store.keep(`${EN}aaa/d/0.json`, "1");  // the next file: the second starts again
   assert.deepEqual(browser.waiting(), [1000]);
-  await settled();
+  await storeIdle(browser.indexedDB);
   assert.deepEqual(await stored(browser), {});  // nothing before it has passed
   browser.runAll();
-  await settled();
+  await storeIdle(browser.indexedDB);
   assert.deepEqual(await stored(browser), { [`${EN}aaa/d/0.json`]: "1", [`${EN}aaa/t/0.json`]: "0" });
   store.keep(`${EN}aaa/t/0.json`, "2");  // kept already: not written again
   assert.deepEqual(browser.waiting(), []);
@@ -132,7 +131,7 @@ test("a browser without the store, or one that refuses it: nothing kept, nothing
   const failing = { indexedDB: { open() { const request = {}; setTimeout(() => request.onerror({}), 0); return request; } } };
   for (const browser of [{ ...clock() }, { ...refusing, IDBKeyRange, ...clock() }, { ...failing, IDBKeyRange, ...clock() }]) {
     const store = keptFiles(browser, EN, "aaa");
-    await settled();
+    await new Promise(resolve => setTimeout(resolve, 0));  // after the failing store's error, due at once
     store.keep(`${EN}aaa/t/0.json`, "0");
     assert.deepEqual(browser.waiting(), []);
     assert.equal(await store.read(`${EN}aaa/t/0.json`), undefined);
@@ -161,7 +160,7 @@ test("a file the store fails to read, or a store the browser closed, answers not
   const closed = db => { db.close(); return db.transaction("files"); };  // throws, as a closed connection does
   for (const fault of [failedRead, closed]) {
     const store = keptFiles({ ...worker(), indexedDB: faulty(factory, fault) }, EN, "aaa");
-    await settled();
+    await storeIdle(factory);
     assert.equal(await store.read(`${EN}aaa/t/0.json`), undefined);
   }
 });
@@ -173,9 +172,9 @@ test("a later version of the store opens beside workers of this one, which then 
     get: (target, key) => (key === "result" ? (opened.push(target.result), target.result) : target[key]),
     set: (target, key, value) => { target[key] = value; return true; },
   }) };
-  await keepOne({ ...worker(), indexedDB }, EN, "aaa", `${EN}aaa/t/0.json`, "0");
+  await keepOne({ ...worker(), indexedDB }, EN, "aaa", `${EN}aaa/t/0.json`, "0", factory);
   const store = keptFiles({ ...worker(), indexedDB }, EN, "aaa");
-  await settled();
+  await storeIdle(factory);
   const later = await new Promise(resolve => {
     const request = factory.open("pitfalls-search", 2);
     request.onblocked = () => { resolve("blocked"); for (const db of opened) db.close(); };

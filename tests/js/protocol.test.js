@@ -9,7 +9,7 @@ const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
 const { IDBFactory, IDBKeyRange } = require("fake-indexeddb");
-const { makeIndex, STEPS, TITLE } = require("./helpers.js");
+const { makeIndex, storeIdle, STEPS, TITLE } = require("./helpers.js");
 
 const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
 // in the order search_index.py ENGINE_MODULES concatenates them: each after those it needs
@@ -59,7 +59,6 @@ function browserStore() {
     runTimers: () => later.splice(0).forEach(run => run()),
   };
 }
-const settled = () => new Promise(resolve => setTimeout(resolve, 20));  // the store's own work (fake-indexeddb) done
 
 const FILES = makeIndex({ alpha: [0, 100, STEPS, 1, 900, TITLE], beta: [0, 100, STEPS] }, 2,
   { titles: { 0: "Alpha and beta", 1: "Alpha" } });
@@ -110,13 +109,13 @@ test("a worker that carries every file of its index fetches none, and answers as
 test("the next page's worker reads the files the last one fetched from the browser's store, and answers the same", async () => {
   const { store, runTimers } = browserStore();
   const first = worker(FILES, undefined, { store });
-  await settled();  // the store open
+  await storeIdle(store.indexedDB);  // the store open
   await first.send({ type: 2, data: "alpha" });
   assert.equal(first.fetched.length, 3);  // t/0, d/0, d/1
   runTimers();  // a second later: what the first page fetched is written
-  await settled();
+  await storeIdle(store.indexedDB);
   const next = worker(FILES, undefined, { store });
-  await settled();
+  await storeIdle(store.indexedDB);
   await next.send({ type: 2, data: "alpha" });
   await next.send({ type: 2, data: "beta" });
   assert.deepEqual(next.fetched, []);
@@ -127,13 +126,13 @@ test("the next page's worker reads the files the last one fetched from the brows
 test("a file that does not read as JSON (a proxy's page served as 200) fails its search and is not kept", async () => {
   const { store, runTimers } = browserStore();
   const first = worker(FILES, undefined, { store, body: name => (name === "t/0.json" ? "<html>" : JSON.stringify(FILES[name])) });
-  await settled();
+  await storeIdle(store.indexedDB);
   await first.send({ type: 2, data: "alpha" });
   assert.deepEqual(first.posted, [{ type: 3, data: { items: [] } }]);
   runTimers();  // a second later: what the first page fetched is written
-  await settled();
+  await storeIdle(store.indexedDB);
   const next = worker(FILES, undefined, { store });
-  await settled();
+  await storeIdle(store.indexedDB);
   await next.send({ type: 2, data: "alpha" });
   assert.deepEqual(titles(next.posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
   assert.ok(next.fetched.includes("https://example.org/en/search/x/t/0.json"));  // asked of the server again

@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -245,6 +246,17 @@ def test_the_12_entries_index_travels_in_the_worker(site_url, browser):
     assert [url for url in asked if re.search(r"/search/[0-9a-f]{12}/", url)] == []
 
 
+# the URLs of the index files kept in the browser's store (static/assets/search/kept.js), read from the page
+KEPT_URLS = """() => new Promise(resolve => {
+  const request = indexedDB.open("pitfalls-search", 1);
+  request.onupgradeneeded = () => request.result.createObjectStore("files");
+  request.onsuccess = () => {
+    const keys = request.result.transaction("files").objectStore("files").getAllKeys();
+    keys.onsuccess = () => { request.result.close(); resolve(keys.result); };
+  };
+})"""
+
+
 @pytest.mark.site
 def test_the_next_page_reads_the_index_files_the_last_one_fetched_from_the_browser(corpus_site, http_server, browser):
     """At 172 entries the worker fetches its index files, and keeps them in the browser's IndexedDB once no file came for
@@ -261,7 +273,11 @@ def test_the_next_page_reads_the_index_files_the_last_one_fetched_from_the_brows
         shown.append(search(page, "zh", "docker 容器里 nvidia-smi 找不到显卡")[1])
         if not shown[1:]:
             assert asked, "the first page fetches the index files it needs"
-            page.wait_for_timeout(1500)  # the reader reads the results: the worker writes what it fetched
+            # the reader reads the results: the worker writes what it fetched, a second after the last file
+            deadline = time.monotonic() + 10
+            while not set(asked) <= set(page.evaluate(KEPT_URLS)):
+                assert time.monotonic() < deadline, "the worker keeps the files it fetched"
+                page.wait_for_timeout(100)
             asked.clear()
         page.close()
     context.close()

@@ -75,6 +75,11 @@ test("phrases: a Chinese word typed alone that the index has only in pieces coun
   const terms = { "端口": [0, 200, STEPS, 1, 100, STEPS], "占用": [0, 200, STEPS, 1, 100, STEPS] };
   const files = index(terms, 2, { keywords: { 1: ["ssh 端口占用"] }, sections: { 0: [[4, ["本地端口占用"]]] } });
   assert.deepEqual(await rank(files, "端口占用"), ["doc1", "doc0"]);
+  // at the defaults, the whole query in the phrase: doc1's words value is its share × (1 + phraseWeight 0.25 × 1), no
+  // title or link in it
+  const { explain } = (await search(files, "端口占用")).find(r => r.id === "doc1");
+  assert.deepEqual([explain.phrases, explain.title, explain.linkedFrom], [1, 0, 0]);
+  assert.ok(Math.abs(explain.rules.words - explain.share * 1.25) < 0.002, JSON.stringify(explain.rules));
   // the share of the query's weight in it: 端口 and 占用 weigh log(1 + 3/2) each, 分布式 (doc2) log(1 + 3/1)
   const three = index({ ...terms, "分布式": [2, 100, STEPS] }, 3, { keywords: { 1: ["ssh 端口占用"] } });
   const two = 2 * Math.log(1 + 3 / 2);

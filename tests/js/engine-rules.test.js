@@ -480,6 +480,11 @@ test("the message rule needs eight characters whole, or sixteen of the query ins
   assert.equal(await first(files, "pod OOMKilled"), "doc1");
   assert.equal(await first(files, "pod OOMKilled", { options: { minMessageChars: 10 } }), "doc0");
   assert.equal(await first(files, "pod OOMKilled", { options: { minMessageChars: 9 } }), "doc1");
+  // at the defaults, a message of eight characters counts and one of seven does not
+  const eight = index({ alpha: [0, 900, STEPS, 1, 100, STEPS] }, 2, { messages: { 1: ["abcdefgh"] } });
+  assert.equal(await first(eight, "alpha abcdefgh"), "doc1");
+  const seven = index({ alpha: [0, 900, STEPS, 1, 100, STEPS] }, 2, { messages: { 1: ["abcdefg"] } });
+  assert.equal(await first(seven, "alpha abcdefg"), "doc0");
   assert.equal(await first(files, "killed by oom kill"), "doc0");
   assert.equal(await first(files, "killed by oom kill", { options: { minPartialChars: 15 } }), "doc1");
   assert.equal(await first(files, "killed by oom kille"), "doc1");
@@ -575,6 +580,11 @@ test("a long paste is analysed by its first and last 100 characters", async () =
   // of a longer paste, the middle is left out: gamma stands between the first and the last 100
   const longer = "alpha " + "x".repeat(120) + " gamma " + "x".repeat(120) + " omega";
   assert.deepEqual(await rank(files, longer), ["doc0", "doc2"]);
+  // 201 characters are longer: the 101st, inside gamma, is left out
+  const over = "alpha " + "x".repeat(91) + " gamma " + "x".repeat(91) + " omega";
+  assert.equal(over.length, 201);
+  assert.equal(over.indexOf("gamma"), 98);
+  assert.deepEqual(await rank(files, over), ["doc0", "doc2"]);
   assert.deepEqual(await rank(files, longer, { options: { maxQueryChars: 300 } }), ["doc0", "doc1", "doc2"]);
 });
 
@@ -590,6 +600,11 @@ test("a title is measured in the scripts of the query", async () => {
   const named = index({ alpha: [0, 900, TITLE | titleChars(10, 5), 1, 100, TITLE | titleChars(4, 5)] }, 2);
   assert.deepEqual(await rank(named, "alpha"), ["doc1", "doc0"]);
   assert.deepEqual(await rank(named, "alpha", { options: { echoLetters: 0.5 } }), ["doc0", "doc1"]);  // both "said in English"
+  // said in English from two letters a Chinese character: doc0's title (4 characters, 6 letters) is measured whole at
+  // the defaults, 5 of 10, below doc1's English (1 character, 7 letters), 5 of 7; with one letter enough, 5 of 6
+  const twice = index({ alpha: [0, 900, TITLE | titleChars(4, 6), 1, 100, TITLE | titleChars(1, 7)] }, 2);
+  assert.deepEqual(await rank(twice, "alpha"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(twice, "alpha", { options: { echoLetters: 1 } }), ["doc0", "doc1"]);
   // and the other way round: 显存 in both titles, alpha in neither; doc0's title has 20 letters, doc1's none
   const han = index({ "显存": [0, 900, TITLE | titleChars(4, 20), 1, 100, TITLE | titleChars(8, 0)],
     alpha: [0, 900, STEPS, 1, 100, STEPS] }, 2);

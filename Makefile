@@ -7,7 +7,7 @@ NODE_STAMP := node_modules/.package-lock.json
 MUTATION_STAMP := $(VENV)/.mutation-installed
 MUTATE ?=
 
-.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build bench-serve-memory mutation mutation-js clean
+.PHONY: serve test test-unit lint build check system-packages node-packages dist bench-search bench-build bench-serve-memory mutation mutation-js mutation-options clean
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,9 @@ mutation: $(STAMP) $(MUTATION_STAMP)  ## slow, not part of `make test`: mutmut o
 
 mutation-js: $(NODE_STAMP)  ## not part of `make test`: StrykerJS 9.5 (stryker.config.mjs) over the search engine's modules against its node tests (tests/js/); about half an hour on 2 busy cores
 	npx --no-install stryker run
+
+mutation-options: $(STAMP) $(NODE_STAMP)  ## not part of `make test`: each number of static/assets/search/options.js moved one step either way, against the engine's node tests (bench/mutation_options.py); about 100 s
+	$(PY) -m bench.mutation_options
 
 lint: $(STAMP)  ## ruff, and the import contracts of docs/ARCHITECTURE.md (import-linter); both configured in pyproject.toml
 	$(VENV)/bin/ruff check .

@@ -737,22 +737,6 @@ def test_with_no_result_the_terms_within_three_edits_are_offered():
     assert "kubernet" not in item["text"]
 
 
-def test_an_entry_shows_two_sections_and_three_lines_each():
-    files = index({"alpha": [0, 100, STEPS | SYMPTOMS | QUICK_FIX | TAGS]}, 1)
-    files["manifest.json"]["fields"] = [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
-                                        ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Steps", 0.2],
-                                        ["cause", "cause", "Cause", 0.2]]
-    files["d/0.json"]["sections"] = [[2, ["alpha fix"]], [3, ["alpha one", "alpha two", "alpha three", "alpha four"]],
-                                     [4, ["alpha step"]], [5, ["alpha cause"]]]
-    files["t/0.json"]["terms"]["alpha"] = [0, 100, STEPS | SYMPTOMS | 32]
-    [[entry, *sections]] = items(files, "alpha")
-    assert [s["title"] for s in sections] == ["Symptoms", "Steps", "Cause"]
-    assert [s["score"] == entry["score"] for s in sections] == [True, True, False]  # the third folds away
-    assert sections[0]["text"].count("<p>") == 3  # three of the four matching symptoms
-    [[entry, *sections]] = items(files, "alpha", options={"sectionsShown": 3, "linesShown": 4})
-    assert [s["score"] == entry["score"] for s in sections] == [True, True, True] and sections[0]["text"].count("<p>") == 4
-
-
 def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_item():
     files = index({"alpha": [0, 100, STEPS]}, 1)
     files["manifest.json"]["formatVersion"] = 1

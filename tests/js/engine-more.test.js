@@ -307,3 +307,20 @@ test("the console error for an index of another format is written once, however 
   }
   assert.deepEqual(errors, ["search: the index is format 7, this engine reads 14: reload the page"]);
 });
+
+test("an entry shows two sections and three lines each (sectionsShown 2, linesShown 3); more fold away", async () => {
+  // alpha in the tags, quick fix, symptoms and steps; four symptoms and the cause say it too
+  const fields = [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
+    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Steps", 0.2], ["cause", "cause", "Cause", 0.2]];
+  const sections = { 0: [[2, ["alpha fix"]], [3, ["alpha one", "alpha two", "alpha three", "alpha four"]], [4, ["alpha step"]],
+    [5, ["alpha cause"]]] };
+  const files = index({ alpha: [0, 100, STEPS | SYMPTOMS | QUICK_FIX | TAGS] }, 1, { fields, sections });
+  files["t/0.json"].terms.alpha = [0, 100, STEPS | SYMPTOMS | 32];
+  const [[entry, ...shown]] = (await engineFor(files).search("alpha")).items;
+  assert.deepEqual(shown.map(s => s.title), ["Symptoms", "Steps", "Cause"]);
+  assert.deepEqual(shown.map(s => s.score === entry.score), [true, true, false]);  // the third folds away
+  assert.equal(shown[0].text.split("<p>").length - 1, 3);  // three of the four matching symptoms
+  const [[more, ...all]] = (await engineFor(files, { options: { sectionsShown: 3, linesShown: 4 } }).search("alpha")).items;
+  assert.deepEqual(all.map(s => s.score === more.score), [true, true, true]);
+  assert.equal(all[0].text.split("<p>").length - 1, 4);
+});

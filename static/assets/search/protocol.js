@@ -12,10 +12,7 @@ const SETUP = 0, READY = 1, QUERY = 2, RESULT = 3;
 
 // Stryker disable next-line StringLiteral: new URL("", href) is the worker's own URL, against which index paths resolve alike
 const INDEX = new URL("./", self.location.href);
-// a worker carrying more than its manifest carries its whole index (search_index.py carried_files): it fetches nothing,
-// so it keeps nothing and leaves the browser's store alone, as a browser without one
-const carriesAll = Object.keys(self.PITFALLS_FILES).length > 1;
-const kept = PitfallSearch.kept.keptFiles(carriesAll ? {} : self, INDEX.href, self.PITFALLS_FILES["manifest.json"].version);
+const kept = PitfallSearch.kept.keptFiles(self, INDEX.href, self.PITFALLS_FILES["manifest.json"].version);
 const engine = new PitfallSearch.Engine(fetchJson);
 const early = new Map();  // query text → its search, started before Material asked
 const linked = new URL(self.location.href).searchParams.get("q");

@@ -24,6 +24,7 @@ from pathlib import Path
 from pitfalls.commands.cli import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 120  # seconds for the node tests with one change (about 1 s without)
 OPTIONS = Path("static/assets/search/options.js")
 # changes that cannot show, with the reason: not counted as unnoticed
 EQUIVALENT = {
@@ -83,8 +84,10 @@ def run(args: argparse.Namespace) -> int:
             outcomes = []
             for moved in steps(value):
                 (copy / OPTIONS).write_text(original[:start] + moved + original[end:], encoding="utf-8")
-                done = subprocess.run([node, "tests/js/run.js"], cwd=copy, capture_output=True, text=True)
-                noticed = done.returncode != 0
+                try:  # run.js is one process: a timeout kills all of it
+                    noticed = subprocess.run([node, "tests/js/run.js"], cwd=copy, capture_output=True, timeout=TIMEOUT).returncode != 0
+                except subprocess.TimeoutExpired:
+                    noticed = True  # an endless loop: noticed, as StrykerJS and mutmut count it
                 unnoticed += not noticed
                 outcomes.append(f"{moved} {'noticed' if noticed else 'NOT NOTICED'}")
             print(f"{label:28} {value:>6}   " + ",  ".join(outcomes), flush=True)

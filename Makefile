@@ -67,7 +67,7 @@ mutation: $(STAMP) $(MUTATION_STAMP)  ## slow, not part of `make test`: mutmut o
 mutation-js: $(NODE_STAMP)  ## not part of `make test`: StrykerJS 9.5 (stryker.config.mjs) over the search engine's modules against its node tests (tests/js/); about half an hour on 2 busy cores
 	npx --no-install stryker run
 
-mutation-options: $(STAMP) $(NODE_STAMP)  ## not part of `make test`: each number of static/assets/search/options.js moved one step either way, against the engine's node tests (bench/mutation_options.py); about 100 s
+mutation-options: $(STAMP) $(NODE_STAMP)  ## not part of `make test`: each number of static/assets/search/options.js moved one step either way, against the engine's node tests (bench/mutation_options.py); about a minute
 	$(PY) -m bench.mutation_options
 
 lint: $(STAMP)  ## ruff, and the import contracts of docs/ARCHITECTURE.md (import-linter); both configured in pyproject.toml

@@ -68,18 +68,31 @@ test("a file kept is read by the next store of the same version, as it was", asy
   assert.equal(await next.read(`${EN}aaa/t/1.json`), undefined);  // never kept
 });
 
+/* `target`'s `key` as a proxy of it hands it on: a method bound to the target, any other value as it is. */
+const pass = (target, key) => (typeof target[key] === "function" ? target[key].bind(target) : target[key]);
+
+/* An IndexedDB over `factory` (an IDBFactory) whose open requests answer `wrap(db)` for each database `db` opened. */
+function opening(factory, wrap) {
+  const open = (...args) => new Proxy(factory.open(...args), {
+    get: (target, key) => (key === "result" ? wrap(target.result) : pass(target, key)),
+    set: (target, key, value) => { target[key] = value; return true; },
+  });
+  return { open };
+}
+
+/* `db` with its method `name` replaced by `replace(target)`'s function, its other keys as they are. */
+const replacing = (db, name, replace) => new Proxy(db, {
+  get: (target, key) => (key === name ? replace(target) : pass(target, key)),
+});
+
 /* `factory` (an IDBFactory) counting the transactions its databases start: `count.transactions`. */
 function counted(factory) {
   const count = { transactions: 0 };
-  const pass = (target, key) => (typeof target[key] === "function" ? target[key].bind(target) : target[key]);
-  const database = db => new Proxy(db, {
-    get: (target, key) => (key === "transaction" ? (...args) => { count.transactions += 1; return target.transaction(...args); } : pass(target, key)),
-  });
-  const open = (...args) => new Proxy(factory.open(...args), {
-    get: (target, key) => (key === "result" ? database(target.result) : pass(target, key)),
-    set: (target, key, value) => { target[key] = value; return true; },
-  });
-  return { indexedDB: { open }, count };
+  const indexedDB = opening(factory, db => replacing(db, "transaction", target => (...args) => {
+    count.transactions += 1;
+    return target.transaction(...args);
+  }));
+  return { indexedDB, count };
 }
 
 test("a file not kept is known without asking the store; the files a wave asks for are read in one transaction", async () => {
@@ -140,18 +153,8 @@ test("a browser without the store, or one that refuses it: nothing kept, nothing
 
 /* `factory` (an IDBFactory) whose databases' read transactions answer as `fault` makes them: `fault(db)` → what
  * `db.transaction(FILES)` does instead (the writes and the start's work as the store does them). */
-function faulty(factory, fault) {
-  const database = db => new Proxy(db, {
-    get: (target, key) => (key === "transaction"
-      ? (names, mode) => (mode === "readwrite" ? target.transaction(names, mode) : fault(target))
-      : (typeof target[key] === "function" ? target[key].bind(target) : target[key])),
-  });
-  const open = (...args) => new Proxy(factory.open(...args), {
-    get: (target, key) => (key === "result" ? database(target.result) : target[key]),
-    set: (target, key, value) => { target[key] = value; return true; },
-  });
-  return { open };
-}
+const faulty = (factory, fault) => opening(factory, db => replacing(db, "transaction",
+  target => (names, mode) => (mode === "readwrite" ? target.transaction(names, mode) : fault(target))));
 
 test("a file the store fails to read, or a store the browser closed, answers not kept: the worker fetches", async () => {
   const factory = new IDBFactory();
@@ -168,10 +171,7 @@ test("a file the store fails to read, or a store the browser closed, answers not
 test("a later version of the store opens beside workers of this one, which then fetch", async () => {
   const factory = new IDBFactory();
   const opened = [];  // the workers' connections, closed by the test if they do not give way (else node waits on them)
-  const indexedDB = { open: (...args) => new Proxy(factory.open(...args), {
-    get: (target, key) => (key === "result" ? (opened.push(target.result), target.result) : target[key]),
-    set: (target, key, value) => { target[key] = value; return true; },
-  }) };
+  const indexedDB = opening(factory, db => (opened.push(db), db));
   await keepOne({ ...worker(), indexedDB }, EN, "aaa", `${EN}aaa/t/0.json`, "0", factory);
   const store = keptFiles({ ...worker(), indexedDB }, EN, "aaa");
   await storeIdle(factory);

@@ -3,7 +3,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { load, makeIndex: index, fetcher, engineFor, titleChars, search, rank, matches, READINGS, TITLE, TAGS, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
+const { load, makeIndex: index, fetcher, until, engineFor, titleChars, search, rank, matches, READINGS, TITLE, TAGS, SYMPTOMS, STEPS, ALONE } = require("./helpers.js");
 
 const { Engine, STAGE_NAMES, FORMAT_VERSION } = load("engine");
 const { Query } = load("query");
@@ -179,7 +179,7 @@ test("a misspelt word's corrections are fetched beside the completions of the wo
   const engine = new Engine(async path => {
     const content = await fetchLogged(path);
     if (path.startsWith("x/c/")) {  // answered once the correction's shard is asked for, or after 2 s: not a guess of how long
-      for (let waited = 0; !log.includes("t/7.json") && waited < 2000; waited += 5) await new Promise(resolve => setTimeout(resolve, 5));
+      await until(() => log.includes("t/7.json"));
       log.push("c/ answered");
     }
     return content;

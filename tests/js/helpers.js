@@ -98,5 +98,11 @@ function storeIdle(indexedDB) {
   });
 }
 
-module.exports = { storeIdle, load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
+/* Once `condition()` holds, polled every 5 ms, or after `ms`: a wait for an event of the code under test that a slow run
+ * (mutation testing, a loaded machine) may delay, where a fixed wait would guess its time. */
+async function until(condition, ms = 2000) {
+  for (let waited = 0; !condition() && waited < ms; waited += 5) await new Promise(resolve => setTimeout(resolve, 5));
+}
+
+module.exports = { storeIdle, until, load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
   search, rank, matches, READINGS };

@@ -9,7 +9,7 @@ const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
 const { IDBFactory, IDBKeyRange } = require("fake-indexeddb");
-const { makeIndex, storeIdle, STEPS, TITLE } = require("./helpers.js");
+const { makeIndex, storeIdle, until, STEPS, TITLE } = require("./helpers.js");
 
 const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
 // in the order search_index.py ENGINE_MODULES concatenates them: each after those it needs
@@ -173,7 +173,7 @@ test("a slow answer to an older query is dropped when a newer one is under way",
 
 test("a search link's query starts with the worker, and Material's QUERY for it takes that answer", async () => {
   const w = worker(FILES, "https://example.org/en/search/worker.js?q=beta");
-  for (let waited = 0; w.fetched.length < 2 && waited < 2000; waited += 10) await new Promise(resolve => setTimeout(resolve, 10));
+  await until(() => w.fetched.length >= 2);
   assert.equal(w.fetched.length, 2);  // t/0 and d/0, before any message (a slow run, mutation testing's, may take a while)
   await w.send({ type: 2, data: "beta" });
   assert.deepEqual(titles(w.posted[0]), ["Alpha and <mark>beta</mark>"]);

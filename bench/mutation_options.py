@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from pitfalls.commands.cli import run_command
+from pitfalls.errors import PitfallsError
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120  # seconds for the node tests with one change (about 1 s without)
@@ -66,10 +67,10 @@ def steps(value: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     node = shutil.which("node")
     if not node:
-        print("mutation_options: node is needed (`make test` installs Debian's nodejs)", file=sys.stderr)
-        return 2
+        raise PitfallsError("node is needed (`make test` installs Debian's nodejs)")
     original = (ROOT / OPTIONS).read_text(encoding="utf-8")
-    chosen = [n for n in numbers(original) if not args.names or any(part in args.names for part in n[2].split(" "))]
+    # a label's names: `typo1 weight` is typo1's and every reading's weight, `typoMinChars[1]` typoMinChars's
+    chosen = [n for n in numbers(original) if not args.names or set(n[2].split("[")[0].split(" ")) & set(args.names)]
     unnoticed = 0
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as work:

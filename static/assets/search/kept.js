@@ -15,6 +15,10 @@
   // what searches fetched is written once no file came for this long: never between a reader's keys (a page closed
   // sooner keeps none of it; its files are in the HTTP cache, as without the store)
   const WRITE_PAUSE_MS = 1000;
+  // a wave's reads answer "not kept" (fetch) when the store has not answered them by then: a working store reads a
+  // wave in about a millisecond (14 files: 1.2 ms), the network in about 20; one stuck (a browser's bug, another
+  // tab's long write) would hold the search for ever
+  const READ_LIMIT_MS = 100;
 
   /* The store of the index in `folder` (the URL of a language's search/, ending in /) at `version`, in `browser`'s
    * IndexedDB (a worker's global: its `indexedDB` and `IDBKeyRange`, or none, and its timers). `read(url)` → Promise
@@ -57,15 +61,23 @@
     function readAll() {
       const batch = reads;
       reads = [];
+      let waiting = batch.length;
+      const notKept = () => { for (const { resolve } of batch) resolve(undefined); };  // those answered stay answered
+      const limit = setTimeout(notKept, READ_LIMIT_MS);
+      const answer = (resolve, text) => {
+        resolve(text);
+        if (--waiting === 0) clearTimeout(limit);
+      };
       try {
         const files = db.transaction(FILES).objectStore(FILES);
         for (const { url, resolve } of batch) {
           const request = files.get(url);
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => resolve(undefined);
+          request.onsuccess = () => answer(resolve, request.result);
+          request.onerror = () => answer(resolve, undefined);
         }
       } catch (err) {
-        for (const { resolve } of batch) resolve(undefined);
+        clearTimeout(limit);
+        notKept();
       }
     }
 

@@ -19,7 +19,8 @@ const read = name => fs.readFileSync(path.join(SEARCH, name), "utf-8");
 const WORKER_MODULES = ["kept.js", "protocol.js"];
 
 /* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index); `carried`: the files
- * the worker.js carries (search_index.py carried_files), by the path the engine asks for, the manifest by default;
+ * the worker.js carries (search_index.py carried_files), by the path the engine asks for, the manifest by default,
+ * parsed from one string as worker_script writes them;
  * `store`: the browser's IndexedDB and IDBKeyRange (kept.js), none by default; `body`: a file's text as served. */
 function worker(files, url = "https://example.org/en/search/worker.js",
                 { fail = () => null, delay = () => 0, carried = { "manifest.json": files["manifest.json"] }, store = {},
@@ -44,7 +45,7 @@ function worker(files, url = "https://example.org/en/search/worker.js",
   };
   global.self = global;
   vm.createContext(global);
-  const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_FILES = ${JSON.stringify(carried)};\n${WORKER_MODULES.map(read).join("\n")}`;
+  const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_FILES = JSON.parse(${JSON.stringify(JSON.stringify(carried))});\n${WORKER_MODULES.map(read).join("\n")}`;
   vm.runInContext(script, global, { filename: "worker.js" });
   const send = data => Promise.all(listeners.filter(([type]) => type === "message").map(([, listener]) => listener({ data })));
   return { global, posted, fetched, listeners, warnings, send };

@@ -366,6 +366,18 @@ def test_a_lone_character_counts_half_and_nothing_when_common():
     assert rank(files, "显存了", options={"maxCharacterShare": 0.5})[:2] == ["doc1", "doc0"]
 
 
+def test_a_query_of_common_characters_only_is_weighed_by_them():
+    # 卡 is in four entries of eight, more than a quarter: alone in the query it still decides, doc1 (title) before
+    # doc0 (steps, scoring higher), instead of every entry at 0; beside a word that is weighed it counts nothing
+    postings = [0, 900, STEPS | ALONE, 1, 100, TITLE | ALONE, 2, 1, STEPS | ALONE, 3, 1, STEPS | ALONE]
+    found = search(index({"卡": postings}, 8), "卡")
+    assert [r["id"] for r in found[:2]] == ["doc1", "doc0"]
+    weights = {u["unit"]: u["weight"] for u in found[0]["explain"]["units"]}
+    assert weights["卡"] == pytest.approx(0.5 * math.log(1 + 8 / 4), abs=1e-3)  # as a lone character
+    assert found[1]["explain"]["decidedBy"] == "words"
+    assert rank(index({"卡": postings, "显存": [0, 900, STEPS, 1, 100, STEPS]}, 8), "显存卡")[:2] == ["doc0", "doc1"]
+
+
 def test_a_word_of_a_synonym_phrase_in_more_than_a_quarter_of_the_entries_stands_for_nothing():
     # gamma's group has the phrase "alpha beta": beta is in doc0's title and two more of eight entries, alpha in doc1's
     # steps only; gamma itself is in doc7's steps

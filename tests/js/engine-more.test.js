@@ -91,11 +91,12 @@ test("phrases: a Chinese word typed alone that the index has only in pieces coun
   const engine = engineFor(alpha);
   assert.deepEqual(matching.phrases(engine, (await engine.rank("端口占用 alpha")).query),
     [{ text: "端口占用", share: two / (two + Math.log(1 + 3)) }]);
-  // a query whose pieces all weigh nothing (甲 and 乙 in every entry, alone): its phrase is no share of it, not 0 / 0
+  // a query of common characters only (甲 and 乙 in every entry, alone), weighed as nothing else is: its phrase is all
+  // of it, stated in doc1's keyword
   const common = index({ "甲": [0, 100, STEPS | ALONE, 1, 100, STEPS | ALONE], "乙": [0, 100, STEPS | ALONE, 1, 100, STEPS | ALONE] },
     2, { keywords: { 1: ["甲乙"] } });
   assert.deepEqual((await search(common, "甲乙")).map(r => [r.id, r.explain.rules.words, r.explain.phrases]),
-    [["doc0", 0, 0], ["doc1", 0, 0]]);
+    [["doc1", 0.25, 1], ["doc0", 0.2, 0]]);
   // in the quick fix (bit 2), a symptom (bit 3), the title or a tag as in a keyword
   for (const said of [{ sections: { 1: [[2, ["先查端口占用"]]] } }, { sections: { 1: [[3, ["端口占用"]]] } },
     { titles: { 1: "端口占用" } }, { tags: { 1: ["端口占用"] } }]) {

@@ -255,6 +255,19 @@ test("a lone character counts half, and nothing when in more than a quarter of t
   assert.equal((await search(files, "显存爆", { options: { maxCharacterShare: 0.2 } }))[0].explain.queryUnits.includes("爆"), false);
 });
 
+test("a query of common characters only is weighed by them: the entry with one in its title first, not all at 0", async () => {
+  // 卡 is in four entries of eight, more than a quarter; doc1 has it in its title, doc0 in its steps (scoring higher)
+  const files = index({ "卡": [0, 900, STEPS | ALONE, 1, 100, TITLE | ALONE, 2, 1, STEPS | ALONE, 3, 1, STEPS | ALONE] }, 8);
+  const found = await search(files, "卡");
+  assert.deepEqual(found.map(r => r.id).slice(0, 2), ["doc1", "doc0"]);
+  assert.equal(found[0].explain.units.find(u => u.unit === "卡").weight, 0.549);  // 0.5 × log(1 + 8 / 4), as a lone character
+  assert.equal(found[1].explain.decidedBy, "words");
+  // with a word beside it that is weighed, it still counts nothing
+  const withWord = index({ "卡": [0, 900, STEPS | ALONE, 1, 100, TITLE | ALONE, 2, 1, STEPS | ALONE, 3, 1, STEPS | ALONE],
+    "显存": [0, 900, STEPS, 1, 100, STEPS] }, 8);
+  assert.deepEqual((await rank(withWord, "显存卡")).slice(0, 2), ["doc0", "doc1"]);
+});
+
 test("a lone character found only inside the entry's longer words matches at half", async () => {
   // 爆: doc1 has it as a word of its own (ALONE), doc2 only inside longer words; doc0 scores higher
   const files = index({ "显存": [0, 900, STEPS, 1, 100, STEPS, 2, 100, STEPS], "爆": [0, 900, STEPS, 1, 100, STEPS | ALONE, 2, 100, TITLE] }, 16);

@@ -124,7 +124,8 @@
    * part where none does (below; a word in few entries says more about which one is meant than one in many; n is at
    * least rarityFloor × N, as the rarest words of a query are often its accidents: 一半 in 训练跑一半就断了), half for
    * a lone Chinese character (it may belong to another word in the entry: 爆 in 梯度爆炸), nothing for one in more
-   * than maxCharacterShare of the entries (了, 不). Then each hit's values for ranking.js. */
+   * than maxCharacterShare of the entries (了, 不) unless the query has nothing else to weigh. Then each hit's values
+   * for ranking.js. */
   function weigh(engine, query, hits, atLeast) {
     // unit → how many entries match it whole (one term, in any reading, spanning all of it) and how many at all, each
     // counted for the share of it that it matches (an entry with nvidia alone counts half for nvidia-smi). A word of
@@ -139,15 +140,20 @@
         matching.set(unit, count);
       }
     query.weights = new Map();
+    const common = [];  // [unit, weight] of the lone characters in more than maxCharacterShare of the entries
     for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
       const found = matching.get(unit), least = atLeast.get(unit);
       if (!found) continue;
       const n = Math.max(found.whole, least.whole) || Math.max(found.any, least.any);
       const character = query.characters.has(unit);
-      if (character && n > engine.options.maxCharacterShare * engine.manifest.docs) continue;
       const rarity = Math.log(1 + engine.manifest.docs / Math.max(n, engine.options.rarityFloor * engine.manifest.docs));
-      query.weights.set(unit, rarity * (character ? engine.options.characterWeight : 1));
+      if (character && n > engine.options.maxCharacterShare * engine.manifest.docs) common.push([unit, rarity * engine.options.characterWeight]);
+      else query.weights.set(unit, rarity * (character ? engine.options.characterWeight : 1));
     }
+    // a query of common characters only (卡 or 装 typed alone, on the way to 卡死 or 安装) is about them: weighed,
+    // the entries that have one in the title come first, rather than every entry that has one at 0 in no order
+    if (!query.weights.size) for (const [unit, weight] of common) query.weights.set(unit, weight);
+    // above 0 once an entry matched: each unit an entry matches is weighed, a common character when nothing else is
     const total = query.totalWeight = [...query.weights.values()].reduce((a, b) => a + b, 0);  // phrases() reads it too
     // the scripts of the query: Chinese when Chinese other than filler was typed, whether it matched or not (loss飞了:
     // 飞 matches nothing, yet a title that is Chinese but for loss is not the query's), English when a weighed piece
@@ -168,8 +174,8 @@
         hit.typo += found.penalty;
         hit.score += found.score;
       }
-      hit.words = total ? hit.words / total : 0;
-      hit.titleWords = total ? hit.titleWords / total : 0;
+      hit.words /= total;
+      hit.titleWords /= total;
     }
   }
 
@@ -212,7 +218,8 @@
    * spaces, punctuation or letters, at most maxPhraseChars long, no filler in it) that is neither its term nor the
    * vocabulary's (jieba cut 端口占用 into 端口 and 占用 in every entry), each English stretch of two words or more
    * (connection timed out), and each stretch typed with symbols between its words (bad interpreter ^m); each with the
-   * share of the query's weight inside it (0 when no piece of it is weighed): {text, share} for ranking.statedShare. */
+   * share of the query's weight inside it: {text, share} for ranking.statedShare (read for the entries found, so some
+   * piece of the query is weighed). */
   function phrases(engine, query) {
     const total = query.totalWeight;  // summed by weigh
     const share = (start, text) => {
@@ -221,7 +228,7 @@
         const [from, to] = query.spans.get(unit);
         if (from >= start && to <= start + text.length) inside += weight;
       }
-      return { text, share: total ? inside / total : 0 };  // a query of pieces that all weigh nothing (甲乙: 甲 and 乙 common)
+      return { text, share: inside / total };
     };
     const chinese = query.runs.filter(({ text }) =>
       text.length <= engine.options.maxPhraseChars && !engine.filler(text).length && !engine.knows(text));

@@ -373,7 +373,7 @@ def test_search_command_names_where_an_entry_ranks_in_a_built_site(site):
 
 def test_entry_standing_below_the_results_listed(capsys):
     explain = {"rules": {"message": 0, "words": 0.356, "typo": 0, "score": 5}, "share": 0.324, "title": 0, "phrases": 0, "linkedFrom": 11,
-               "length": 0.49, "decidedBy": "words", "message": None, "queryUnits": ["梯度检查点"], "common": [],
+               "length": 0.49, "decidedBy": "words", "message": None, "queryUnits": ["梯度检查点"], "common": [], "commonCharacters": [],
                "units": [{"unit": "梯度检查点", "weight": 1.821, "match": 0.324,
                           "terms": [{"term": "梯度检查点", "reading": "typed", "fields": ["steps"]}]}]}
     result = {"id": "cuda-out-of-memory", "title": "显存不足 (CUDA out of memory)", "score": 5, "exact": False,
@@ -403,9 +403,12 @@ def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
         "    · oom (weight 0.8, match 0.5): oom (typed; tags), 显存不足 (synonym; title)",
         "    · not matched: 显存",
     ]
-    assert unread(explain | {"common": []}) is None
-    assert unread(explain | {"common": [{"term": "train", "entries": 65}, {"term": "from", "entries": 73}]}) == (
-        "not read, a synonym phrase's word in more than a quarter of the entries: train (65 entries), from (73 entries)")
+    assert unread(explain | {"common": [], "commonCharacters": []}) == []
+    assert unread(explain | {"common": [{"term": "train", "entries": 65}, {"term": "from", "entries": 73}], "commonCharacters": []}) == [
+        "not read, a synonym phrase's word in more than a quarter of the entries: train (65 entries), from (73 entries)"]
+    assert unread(explain | {"common": [{"term": "train", "entries": 65}], "commonCharacters": [{"term": "卡", "entries": 66}]}) == [
+        "not read, a synonym phrase's word in more than a quarter of the entries: train (65 entries)",
+        "not read, a lone character in more than a quarter of the entries: 卡 (66 entries)"]
     assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
         "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
     # the share of the query in phrases the index has apart that the entry says as typed, when there is some

@@ -375,7 +375,11 @@ def test_a_query_of_common_characters_only_is_weighed_by_them():
     weights = {u["unit"]: u["weight"] for u in found[0]["explain"]["units"]}
     assert weights["卡"] == pytest.approx(0.5 * math.log(1 + 8 / 4), abs=1e-3)  # as a lone character
     assert found[1]["explain"]["decidedBy"] == "words"
-    assert rank(index({"卡": postings, "显存": [0, 900, STEPS, 1, 100, STEPS]}, 8), "显存卡")[:2] == ["doc0", "doc1"]
+    beside = search(index({"卡": postings, "显存": [0, 900, STEPS, 1, 100, STEPS]}, 8), "显存卡")
+    assert [r["id"] for r in beside[:2]] == ["doc0", "doc1"]
+    # --explain names it, with its entries; alone it was weighed, so nothing is named
+    assert beside[0]["explain"]["commonCharacters"] == [{"term": "卡", "entries": 4}]
+    assert found[0]["explain"]["commonCharacters"] == []
 
 
 def test_a_word_of_a_synonym_phrase_in_more_than_a_quarter_of_the_entries_stands_for_nothing():

@@ -80,13 +80,14 @@ def explanation(explain: dict) -> str:
     return "\n".join(lines)
 
 
-def unread(explain: dict) -> str | None:
-    """The line `--explain` prints above the results when the query brought in words of synonym phrases too common to
-    stand for anything (in more than a quarter of the entries: `train` of resume training), with their entries."""
-    if not explain["common"]:
-        return None
-    words = ", ".join(f"{word['term']} ({word['entries']} entries)" for word in explain["common"])
-    return f"not read, a synonym phrase's word in more than a quarter of the entries: {words}"
+def unread(explain: dict) -> list[str]:
+    """The lines `--explain` prints above the results for what of the query was too common to stand for anything (in
+    more than a quarter of the entries), with their entries: words of synonym phrases it brought in (`train` of resume
+    training), lone characters beside words that are weighed (卡 of 一张卡 where most entries say 卡)."""
+    kinds = (("common", "a synonym phrase's word"), ("commonCharacters", "a lone character"))
+    return [f"not read, {kind} in more than a quarter of the entries: "
+            + ", ".join(f"{word['term']} ({word['entries']:g} entries)" for word in explain[key])
+            for key, kind in kinds if explain[key]]
 
 
 def register(commands) -> None:
@@ -131,7 +132,7 @@ def _search(args) -> int:
     if args.json:
         print(json.dumps({"results": results, "entry": standing} if standing else results, ensure_ascii=False, indent=2))
         return 0
-    if args.explain and results and (line := unread(results[0]["explain"])):
+    for line in unread(results[0]["explain"]) if args.explain and results else ():
         print(line)
     for rank, result in enumerate(results, 1):
         _print_result(rank, result, args.explain)

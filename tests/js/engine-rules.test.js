@@ -265,7 +265,11 @@ test("a query of common characters only is weighed by them: the entry with one i
   // with a word beside it that is weighed, it still counts nothing
   const withWord = index({ "卡": [0, 900, STEPS | ALONE, 1, 100, TITLE | ALONE, 2, 1, STEPS | ALONE, 3, 1, STEPS | ALONE],
     "显存": [0, 900, STEPS, 1, 100, STEPS] }, 8);
-  assert.deepEqual((await rank(withWord, "显存卡")).slice(0, 2), ["doc0", "doc1"]);
+  const beside = await search(withWord, "显存卡");
+  assert.deepEqual(beside.map(r => r.id).slice(0, 2), ["doc0", "doc1"]);
+  // explain names it, with its entries; alone it was weighed, so nothing is named
+  assert.deepEqual(beside[0].explain.commonCharacters, [{ term: "卡", entries: 4 }]);
+  assert.deepEqual(found[0].explain.commonCharacters, []);
 });
 
 test("a lone character found only inside the entry's longer words matches at half", async () => {

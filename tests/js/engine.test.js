@@ -97,7 +97,7 @@ test("explain: each rule's value, the rule that put an entry below the one befor
       { unit: "beta", weight: 1.386, match: 0.8, terms: [{ term: "beta", reading: "typed", fields: ["symptoms", "steps"] }] },
     ],
     queryUnits: ["alpha", "beta"],
-    common: [],
+    common: [], commonCharacters: [],
     message: null,
   });
   assert.equal(next.explain.decidedBy, "words");

@@ -319,7 +319,8 @@
       return { rules: values, share: round(hit.words), title: round(ranking.titleAgreement(hit, this.options)),
         phrases: round(hit.phrases),
         linkedFrom: this.manifest.linkedFrom[hit.doc], length: round(this.tables.lengthShare[hit.doc]), decidedBy: ranking.decidingRule(before, hit, this.rules), units,
-        queryUnits: [...query.weights.keys()], common: query.common, message: hit.foundMessage || null };
+        queryUnits: [...query.weights.keys()], common: query.common, commonCharacters: query.commonCharacters,
+        message: hit.foundMessage || null };
     }
 
     /* The index terms within closestEdits of the English words typed, for the "no results" item. */

@@ -56,6 +56,7 @@
     const hits = new Map();
     const atLeast = new Map();  // unit → how many entries match it {whole, at all} at least, by the index's counts
     query.common = [];  // the words of synonym phrases not read, as too common ({term, entries}), for explain
+    query.commonCharacters = [];  // the lone characters not weighed, as too common (weigh), for explain
     const [hanShift, latinShift] = engine.manifest.titleCharsShift;
     for (const [term, info] of query.terms) {
       const list = engine.postings(term);
@@ -140,19 +141,20 @@
         matching.set(unit, count);
       }
     query.weights = new Map();
-    const common = [];  // [unit, weight] of the lone characters in more than maxCharacterShare of the entries
+    const common = [];  // [unit, weight, entries] of the lone characters in more than maxCharacterShare of the entries
     for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
       const found = matching.get(unit), least = atLeast.get(unit);
       if (!found) continue;
       const n = Math.max(found.whole, least.whole) || Math.max(found.any, least.any);
       const character = query.characters.has(unit);
       const rarity = Math.log(1 + engine.manifest.docs / Math.max(n, engine.options.rarityFloor * engine.manifest.docs));
-      if (character && n > engine.options.maxCharacterShare * engine.manifest.docs) common.push([unit, rarity * engine.options.characterWeight]);
+      if (character && n > engine.options.maxCharacterShare * engine.manifest.docs) common.push([unit, rarity * engine.options.characterWeight, n]);
       else query.weights.set(unit, rarity * (character ? engine.options.characterWeight : 1));
     }
     // a query of common characters only (卡 or 装 typed alone, on the way to 卡死 or 安装) is about them: weighed,
     // the entries that have one in the title come first, rather than every entry that has one at 0 in no order
     if (!query.weights.size) for (const [unit, weight] of common) query.weights.set(unit, weight);
+    else query.commonCharacters = common.map(([term, , entries]) => ({ term, entries }));  // for explain
     // above 0 once an entry matched: each unit an entry matches is weighed, a common character when nothing else is
     const total = query.totalWeight = [...query.weights.values()].reduce((a, b) => a + b, 0);  // phrases() reads it too
     // the scripts of the query: Chinese when Chinese other than filler was typed, whether it matched or not (loss飞了:

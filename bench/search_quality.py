@@ -26,6 +26,9 @@ it was first, on each factor of the words rule: whether the misses are lost on t
 every point of typing that word from its third letter on (`cuda out of mem`, `cuda out of memo`, … for `cuda out of
 memory`), as Material searches at every key: how often the right entry is first while the last word is half typed.
 Derived from the sets by rule, nothing written for it; with `--off completions`, the engine before it read such a word.
+`--every-set --as-composed`: each set's pinyin queries as an input method shows them while it composes each word of
+two syllables or more, the syllables apart by apostrophes (`xian'c`, `xian'cu`, `xian'cun` for `xiancun`), asked at
+every key from the letter after the first apostrophe. Derived alike.
 
 `--convert full-width|s2t|s2tw|s2twp|s2hk`: the set asked with each query as typed in full-width characters or as
 OpenCC writes it in traditional Chinese (s2twp: with Taiwan wording). The same question should find the same entry:
@@ -54,7 +57,7 @@ from pitfalls.commands.search import run_queries
 from pitfalls.errors import PitfallsError
 from pitfalls.pages.search_index import write_site_index
 from pitfalls.records.validate import load_knowledge_base
-from pitfalls.text import CHINESE_CONVERSIONS, normalize
+from pitfalls.text import CHINESE_CONVERSIONS, normalize, pinyin_syllables
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -222,24 +225,60 @@ def as_typed(queries: list[dict]) -> list[dict]:
     return typed
 
 
+def syllables_shown(word: str, syllables: frozenset[str]) -> list[str] | None:
+    """The syllables of `word` as an input method sets them apart, the longest first where the rest still reads
+    (xiancun: xian, cun); None when it does not read wholly as pinyin."""
+    if not word:
+        return []
+    for n in range(min(len(word), max(map(len, syllables))), 0, -1):
+        if word[:n] in syllables and (rest := syllables_shown(word[n:], syllables)) is not None:
+            return [word[:n], *rest]
+    return None
+
+
+def as_composed(queries: list[dict]) -> list[dict]:
+    """Each pinyin query (kind pinyin) as an input method shows it while it composes each of its words of two syllables
+    or more, the syllables apart by apostrophes: the query up to each key from the letter after the word's first
+    apostrophe to its end, the words before it composed, as Material searches at each key."""
+    syllables = frozenset(pinyin_syllables())
+    composed = []
+    for query in queries:
+        if query["kind"] != "pinyin":
+            continue
+        before = []
+        for word in normalize(query["q"]).split():
+            parts = syllables_shown(word, syllables) if re.fullmatch("[a-z]+", word) else None
+            if parts and len(parts) > 1:
+                shown = "'".join(parts)
+                composed += [{**query, "q": " ".join([*before, shown[:n]])}
+                             for n in range(len(parts[0]) + 2, len(shown) + 1) if shown[n - 1] != "'"]
+                word = shown
+            before.append(word)
+    return composed
+
+
+TYPINGS = {"typed": as_typed, "composed": as_composed}
+"""How a set's queries are asked on the way to being typed whole: `--as-typed`, `--as-composed`."""
+
+
 def ask_sets(sets: tuple[QuerySet, ...], off: tuple[str, ...] = (), options: dict | None = None,
-             keep: frozenset[str] | None = None, keywords: bool = True, typed: bool = False
+             keep: frozenset[str] | None = None, keywords: bool = True, typing: str | None = None
              ) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
     """Each query set's queries with the ids they return, the sets of one content folder asked of one index. `keep`:
-    the corpus entries of a smaller wiki (`corpus.assemble`); a query about an entry left out is not asked. `typed`:
-    the queries as their last word is typed (`as_typed`)."""
-    with set_asker(sets, keep, keywords, typed) as ask:
+    the corpus entries of a smaller wiki (`corpus.assemble`); a query about an entry left out is not asked. `typing`:
+    the queries on the way to being typed whole (TYPINGS)."""
+    with set_asker(sets, keep, keywords, typing) as ask:
         return ask(off, options)
 
 
 @contextmanager
-def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, keywords: bool = True, typed: bool = False
+def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, keywords: bool = True, typing: str | None = None
               ) -> Iterator[Callable[[tuple[str, ...], dict | None], dict[QuerySet, list[tuple[dict, list[str]]]]]]:
     """`ask_sets` as a function of the engine's stages switched off and options, the indexes written once: what a
     search over the options asks many times (bench/tune_options.py)."""
     loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in sets}
-    if typed:
-        loaded = {query_set: as_typed(queries) for query_set, queries in loaded.items()}
+    if typing:
+        loaded = {query_set: TYPINGS[typing](queries) for query_set, queries in loaded.items()}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:
         indexed = []
         for at in sorted({query_set.at for query_set in sets}):
@@ -262,10 +301,10 @@ def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, ke
         yield ask
 
 
-def every_set(off: tuple[str, ...], options: dict, misses: bool, keywords: bool = True, typed: bool = False) -> None:
+def every_set(off: tuple[str, ...], options: dict, misses: bool, keywords: bool = True, typing: str | None = None) -> None:
     """Each of SETS's misses and empty answers; without `keywords`, of the entries as written before they had any;
-    with `typed`, of the queries as their last word is typed (`as_typed`)."""
-    answers = ask_sets(SETS, off, options, keywords=keywords, typed=typed)
+    with `typing`, of the queries on the way to being typed whole (TYPINGS)."""
+    answers = ask_sets(SETS, off, options, keywords=keywords, typing=typing)
     print(f"{'set':32} {'n':>4} {'misses':>6} {'top-1':>6} {'empty':>6}")
     for query_set in SETS:
         asked = answers[query_set]
@@ -394,9 +433,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--against-first", action="store_true",
                         help="the readable sets: on each factor of the words rule, how often the right entry is above or "
                              "below the first where it missed, and the second where it was first")
-    parser.add_argument("--as-typed", action="store_true",
-                        help="with --every-set: each query ending in a word asked as that word is typed, from its third "
-                             "letter to all but its last")
+    typings = parser.add_mutually_exclusive_group()
+    typings.add_argument("--as-typed", dest="typing", action="store_const", const="typed",
+                         help="with --every-set: each query ending in a word asked as that word is typed, from its third "
+                              "letter to all but its last")
+    typings.add_argument("--as-composed", dest="typing", action="store_const", const="composed",
+                         help="with --every-set: each pinyin query asked as an input method shows it while it composes each "
+                              "word, the syllables apart by apostrophes (xian'c), at every key from the second syllable")
     parser.add_argument("--convert", choices=CONVERSIONS,
                         help="ask the set with each query in full-width characters or converted by OpenCC (s2twp: "
                              "Taiwan wording), and count the first answers that change")
@@ -407,11 +450,11 @@ def run(args: argparse.Namespace) -> None:
     off = tuple(filter(None, args.off.split(",")))
     if args.against_first:
         if args.every_set or args.flips or args.entries is not None or args.convert or args.misses or off or args.options \
-                or args.as_typed:
+                or args.typing:
             raise PitfallsError("--against-first goes alone: it asks the readable sets as options.js has them")
         return against_first()
-    if args.as_typed and (not args.every_set or args.flips or args.entries is not None):
-        raise PitfallsError("--as-typed goes with --every-set, without --flips or --entries")
+    if args.typing and (not args.every_set or args.flips or args.entries is not None):
+        raise PitfallsError(f"--as-{args.typing} goes with --every-set, without --flips or --entries")
     if args.without_keywords and (not args.every_set or args.flips or args.entries is not None):
         raise PitfallsError("--without-keywords goes with --every-set, without --flips or --entries")
     if args.flips:
@@ -425,7 +468,7 @@ def run(args: argparse.Namespace) -> None:
     if args.convert and args.every_set:
         raise PitfallsError("--convert asks one set (the default, --corpus or --queries), not --every-set")
     if args.every_set:
-        return every_set(off, args.options, args.misses, not args.without_keywords, args.as_typed)
+        return every_set(off, args.options, args.misses, not args.without_keywords, args.typing)
     default = "search_queries_corpus.yml" if args.corpus else "search_queries.yml"
     queries_file = args.queries or ROOT / "tests" / default
     queries = load_queries(queries_file, args.also)

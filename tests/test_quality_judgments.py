@@ -146,16 +146,31 @@ def test_as_typed_asks_each_query_at_every_point_of_typing_its_last_word_from_th
 def test_every_set_as_typed_counts_the_empty_answers(monkeypatch, capsys):
     asked = []
     answer_every_query(monkeypatch, lambda query: asked.append(query["q"]) or ([] if len(query["q"]) % 2 else ["none"]))
-    search_quality.every_set((), {}, misses=False, typed=True)
+    search_quality.every_set((), {}, misses=False, typing="typed")
     rows = {line[:32].strip(): line[32:].split() for line in capsys.readouterr().out.splitlines()[1:26]}
     seed_typed = search_quality.as_typed(SEED_QUERIES)
     assert rows["seed"] == [str(len(seed_typed)), str(len(seed_typed)), "0.00", str(sum(len(q["q"]) % 2 for q in seed_typed))]
     assert {q["q"] for q in seed_typed} <= set(asked) and not {q["q"] for q in SEED_QUERIES} & set(asked)
 
 
+def test_as_composed_asks_each_pinyin_query_as_an_input_method_shows_each_word_while_it_composes_it():
+    queries = [{"q": "Xiancun buzu", "id": "a", "kind": "pinyin"}, {"q": "xiancun buzu", "id": "b", "kind": "words"},
+               {"q": "duoka 30 fenzhong", "id": "c", "kind": "pinyin"}, {"q": "xian ssh", "id": "d", "kind": "pinyin"}]
+    assert [(q["q"], q["id"]) for q in search_quality.as_composed(queries)] == [
+        ("xian'c", "a"), ("xian'cu", "a"), ("xian'cun", "a"), ("xian'cun bu'z", "a"), ("xian'cun bu'zu", "a"),
+        ("duo'k", "c"), ("duo'ka", "c"), ("duo'ka 30 fen'z", "c"), ("duo'ka 30 fen'zh", "c"), ("duo'ka 30 fen'zho", "c"),
+        ("duo'ka 30 fen'zhon", "c"), ("duo'ka 30 fen'zhong", "c")]
+    # the longest syllables first (xian'cun, not xi'an'cun); a kind other than pinyin, a word of one syllable (xian) and
+    # one that is not pinyin (ssh): none
+    assert search_quality.syllables_shown("xian", frozenset({"xi", "an", "xian"})) == ["xian"]
+    assert search_quality.syllables_shown("xiana", frozenset({"xi", "an", "xian", "a", "na"})) == ["xian", "a"]
+    assert search_quality.syllables_shown("xianx", frozenset({"xi", "an", "xian"})) is None
+
+
 def test_flips_need_a_change_and_every_set():
     for args, said in ((["--flips"], "--flips goes with --every-set, without --misses or --entries (it lists no query)"),
                        (["--as-typed"], "--as-typed goes with --every-set, without --flips or --entries"),
+                       (["--as-composed"], "--as-composed goes with --every-set, without --flips or --entries"),
                        (["--without-keywords"], "--without-keywords goes with --every-set, without --flips or --entries"),
                        (["--every-set", "--flips"], "--flips compares the engine with --off or --options against options.js: give one")):
         done = subprocess.run([sys.executable, "-m", "bench.search_quality", *args], cwd=ROOT,

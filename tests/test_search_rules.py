@@ -32,17 +32,17 @@ def title_chars(han: int, latin: int) -> int:
 
 def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pinyin=None, messages=None,
           anchored=None, titles=None, variants=None, compounds=(), linked_from=None, lengths=None, completions=None,
-          entries=None) -> dict:
+          entries=None, syllables="a ai an ban ben chang e xian cun") -> dict:
     """A hand-made index in the engine's format: one term shard, entries named doc0, doc1, …; `messages`: each
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard; `entries`: term → how many
-    entries have it, for a term whose postings the index capped."""
+    entries have it, for a term whose postings the index capped; `syllables`: the pinyin syllables it knows."""
     manifest = {
         "formatVersion": 14, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
         "absentSynonymTerms": sorted({t for group in synonyms for phrase in group for t in phrase} - terms.keys()),
-        "syllables": "a ai an ban ben chang e xian cun", "wordLengths": sorted(words or {}), "completionShards": 1,
+        "syllables": syllables, "wordLengths": sorted(words or {}), "completionShards": 1,
         "linkedFrom": linked_from or [0] * docs, "lengths": lengths or [100] * docs,
         "messages": {"none": "No results", "closest": "Closest terms: {terms}", "browse": "Tags", "browseLocation": "tags/"},
     }
@@ -636,6 +636,32 @@ def test_a_word_being_typed_is_read_as_the_chinese_terms_whose_pinyin_it_begins(
     two = index({"现场": [0, 900, TITLE], "显存": [1, 100, STEPS]}, 2, pinyin={"xianchang": ["现场"], "xiancun": ["显存"]})
     assert rank(two, "xianc", options={"maxCandidates": 1}) == ["doc1"]
     assert rank(two, "xianc") == ["doc0", "doc1"]
+
+
+def test_pinyin_being_typed_after_an_apostrophe_is_read_as_the_terms_it_begins():
+    # an input method composing 显存 shows xian'c in the search box (the apostrophe is pinyin's syllable mark): read as
+    # xianc is. doc1 has 版本 and 显存, doc0 版本 alone at a higher score
+    files = index({"版本": [0, 900, STEPS, 1, 100, STEPS], "显存": [1, 100, STEPS]}, 2,
+                  pinyin={"banben": ["版本"], "xiancun": ["显存"]})
+    assert rank(files, "banben xian'c") == ["doc1", "doc0"]
+    assert rank(files, "banben xian'c", off=("completions",)) == ["doc0", "doc1"]
+    assert rank(files, "banben xian'c  ") == ["doc1", "doc0"]  # spaces after it: still the last
+    assert rank(files, "xian'c banben") == ["doc0", "doc1"]  # another word after it: not being typed
+    assert rank(files, "banben xian c") == ["doc0", "doc1"]  # a typed space is a word break
+    # letters before an apostrophe that are no syllables make no pinyin (as can't is none)
+    assert rank(files, "banben x'ianc") == ["doc0", "doc1"]
+    assert rank(index({"显存": [1, 100, STEPS]}, 2, pinyin={"xixiancun": ["显存"]}, syllables="xi xian cun"), "xi'x'ianc") == []
+    short = index({"显存": [1, 100, STEPS]}, 2, pinyin={"xiancun": ["显存"]}, syllables="x xi xian cun")
+    assert rank(short, "xi'a") == ["doc1"]  # three letters in all are enough, two are not
+    assert rank(short, "x'i") == []
+    # finished (xian'cun is xiancun, 显存): not completed to the longer 显存不足 (doc0)
+    whole = index({"显存不足": [0, 900, STEPS], "显存": [1, 100, STEPS]}, 2, pinyin={"xiancun": ["显存"], "xiancunbuzu": ["显存不足"]})
+    assert rank(whole, "xian'cun") == ["doc1"]
+    assert rank(whole, "xian'cu") == ["doc0", "doc1"]
+    # the syllables of what is being typed are not misspelt words: zhuang is not corrected to zhuan (doc0)
+    longer = index({"现状测试": [1, 100, STEPS], "zhuan": [0, 900, STEPS]}, 2, pinyin={"xianzhuangceshi": ["现状测试"]},
+                   words={5: ["zhuan"]}, syllables="xian zhuang ce shi")
+    assert rank(longer, "xian'zhuang'c") == ["doc1"]
 
 
 def test_a_word_being_typed_that_begins_terms_is_not_corrected():

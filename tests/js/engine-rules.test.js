@@ -481,6 +481,39 @@ test("a word being typed is read as the Chinese terms whose pinyin it begins, th
   assert.deepEqual(await rank(absent, "xianc", { options: { maxCandidates: 1 } }), ["doc1"]);
 });
 
+test("pinyin being typed after an apostrophe, the syllable mark of input methods (xian'c), is read as the terms it begins", async () => {
+  // an input method composing 显存 shows xian'c in the search box: xian + c…, as xianc is read
+  const files = index({ "版本": [0, 900, STEPS, 1, 100, STEPS], "显存": [1, 100, STEPS] }, 2,
+    { pinyin: { banben: ["版本"], xiancun: ["显存"] } });
+  assert.deepEqual(await rank(files, "banben xian'c"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "banben xian'c", { off: ["completions"] }), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "banben xian'c  "), ["doc1", "doc0"]);  // spaces after it: still the last
+  assert.deepEqual(await rank(files, "xian'c banben"), ["doc0", "doc1"]);  // another word after it: not being typed
+  // a typed space is a word break: c alone is not begun pinyin
+  assert.deepEqual(await rank(files, "banben xian c"), ["doc0", "doc1"]);
+  // letters before an apostrophe that are not syllables make no pinyin (can't): x'ianc is not xianc, xi'x'ianc not xixianc
+  assert.deepEqual(await rank(files, "banben x'ianc"), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(index({ "显存": [1, 100, STEPS] }, 2, { pinyin: { xixiancun: ["显存"] }, syllables: "xi xian cun" }),
+    "xi'x'ianc"), []);
+  // three letters in all (xi'a) are enough, two (x'i) are not
+  const short = index({ "显存": [1, 100, STEPS] }, 2, { pinyin: { xiancun: ["显存"] }, syllables: "x xi xian cun" });
+  assert.deepEqual(await rank(short, "xi'a"), ["doc1"]);
+  assert.deepEqual(await rank(short, "x'i"), []);
+  // finished, the syllables read whole (xian'cun is xiancun, 显存): no completion to the longer 显存不足 (doc0)
+  const whole = index({ "显存不足": [0, 900, STEPS], "显存": [1, 100, STEPS] }, 2, { pinyin: { xiancun: ["显存"], xiancunbuzu: ["显存不足"] } });
+  assert.deepEqual(await rank(whole, "xian'cun"), ["doc1"]);
+  assert.deepEqual(await rank(whole, "xian'cu"), ["doc0", "doc1"]);
+  // the syllables before the one begun are not misspelt words: xian is not corrected to xiao (doc0)
+  const corrected = index({ "版本": [0, 900, STEPS, 1, 100, STEPS], "显存": [1, 100, STEPS], xiao: [0, 900, STEPS] }, 2,
+    { pinyin: { banben: ["版本"], xiancun: ["显存"] }, words: { 4: ["xiao"] } });
+  assert.deepEqual(await rank(corrected, "banben xian'c"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(corrected, "banben xian c"), ["doc0", "doc1"]);  // (xian alone is corrected)
+  // nor the syllables after the first: zhuang of xian'zhuang'c (现状测试) is not corrected to zhuan (doc0)
+  const longer = index({ "现状测试": [1, 100, STEPS], zhuan: [0, 900, STEPS] }, 2,
+    { pinyin: { xianzhuangceshi: ["现状测试"] }, words: { 5: ["zhuan"] }, syllables: "xian zhuang ce shi" });
+  assert.deepEqual(await rank(longer, "xian'zhuang'c"), ["doc1"]);
+});
+
 test("a word being typed that begins terms is not corrected: checkp is checkpoint half typed, not check misspelt", async () => {
   const files = index({ check: [0, 900, STEPS], checkpoint: [1, 100, STEPS] }, 2, { words: { 5: ["check"] },
     completions: { che: ["check", "checkpoint"] } });

@@ -125,8 +125,9 @@
    * completions are fetched beside the corrections' shards, not before them. */
   async function readTypos(engine, query) {
     const [misspelt, completions] = await Promise.all([typoCandidates(engine, query), completionCandidates(engine, query)]);
-    const completing = completions.pools.flat().length ? completions.word : null;
-    const words = misspelt.filter(([word]) => word !== completing);
+    const completing = completions.filter(([, candidates]) => candidates.length).map(([word]) => word);
+    // (what is being typed ends the query: a word from its start on is part of it)
+    const words = misspelt.filter(([word]) => !completing.some(({ start }) => start <= word.start));
     const found = [];
     for (const [word, candidates] of words) {
       const agreeing = agreement(engine, query, word.unit, candidates.map(([term]) => term));
@@ -151,25 +152,47 @@
 
   /* The word being typed: the query's last, when nothing but spaces follows it (Material trims the query: node reads
    * it as the browser does), it is unread (no term, filler or pinyin), and from a letter (a query word is letters and
-   * digits), minCompletionChars or more; else null. Material searches at every key. */
+   * digits), minCompletionChars or more; else null. Material searches at every key. {text, start, end, unit}. */
   function typingWord(engine, query) {
     const last = query.words[query.words.length - 1];
     if (!last || last.start + last.text.length !== query.text.trimEnd().length) return null;
     if (!/^[a-z]/.test(last.text) || last.text.length < engine.options.minCompletionChars) return null;
-    return unreadWords(engine, query).some(w => w.text === last.text) ? last : null;
+    return unreadWords(engine, query).some(w => w.text === last.text) ? { ...last, end: last.start + last.text.length } : null;
   }
 
-  /* The word being typed and the index terms it begins: {word, pools: [English, Chinese]}, each pool at most
-   * maxCandidates, their shards fetched; {word: null, pools: []} when no word is being typed or the stage is off. The
-   * files are fetched only for such a word: a query whose last word is whole costs nothing more. Asked by the typos
-   * stage too, so they are found once a query. */
+  // the query's last letters after syllables set apart by apostrophes, pinyin's syllable mark
+  const MARKED_SYLLABLES = /(?:[a-z]+')+[a-z]+$/;
+
+  /* The pinyin being typed: the query's last letters joined to the syllables before them by apostrophes, as input
+   * methods show a word being composed (xian'c on the way to 显存; a space the reader types is a word break, the
+   * apostrophe is not), {text: the letters, start, end, unit}, when the letters before the last apostrophe read wholly
+   * as syllables (can't is no pinyin), the last are no pinyin reading's end (xian'cun is read whole) and the letters
+   * are minCompletionChars or more; else the word being typed. */
+  function typingPinyin(engine, query) {
+    const marked = MARKED_SYLLABLES.exec(query.text.trimEnd());
+    if (marked) {
+      const parts = marked[0].split("'"), text = parts.join(""), end = marked.index + marked[0].length;
+      const longest = Math.max(...[...engine.syllables].map(s => s.length));
+      if (text.length >= engine.options.minCompletionChars
+        && parts.slice(0, -1).every(part => pinyin.syllableEdges(part, engine.syllables, longest))
+        && !pinyinReadings(engine, query).some(([, span]) => span[1] === end))
+        return { text, start: marked.index, end, unit: text };
+    }
+    return typingWord(engine, query);
+  }
+
+  /* The word being typed and the index terms it begins: [[word, candidates]], English (the word being typed) and
+   * Chinese (the pinyin being typed), each at most maxCandidates, their shards fetched; [] when nothing is being typed
+   * or the stage is off. The files are fetched only for such a word: a query whose last word is whole costs nothing
+   * more. Asked by the typos stage too, so they are found once a query. */
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
-      const word = engine.stages.has("completions") ? typingWord(engine, query) : null;
-      if (!word) return { word, pools: [] };
-      const pools = await Promise.all([englishCompletions(engine, word), pinyinCompletions(engine, word)]);
-      await engine.loadShards(pools.flat());
-      return { word, pools };
+      if (!engine.stages.has("completions")) return [];
+      const english = typingWord(engine, query), spoken = typingPinyin(engine, query);
+      const pools = await Promise.all([english && englishCompletions(engine, english).then(found => [english, found]),
+        spoken && pinyinCompletions(engine, spoken).then(found => [spoken, found])]);
+      await engine.loadShards(pools.filter(Boolean).flatMap(([, found]) => found));
+      return pools.filter(Boolean);
     })();
     return query.completionCandidates;
   }
@@ -204,14 +227,13 @@
    * read a query's last word as a prefix: of the English candidates and of the Chinese, those that agree with the rest
    * of the query (as a correction does), else those in the most entries; at most maxCorrections of each. */
   async function readCompletions(engine, query) {
-    const { word, pools } = await completionCandidates(engine, query);
     const entries = term => engine.entriesWith(term, engine.postings(term) || []);
-    return pools.flatMap(candidates => {
+    return (await completionCandidates(engine, query)).flatMap(([word, candidates]) => {
       const agreeing = agreement(engine, query, word.unit, candidates);
       const frequent = [...candidates].sort((a, b) => entries(b) - entries(a));  // stable: the pool's order on ties
-      return typos.chooseCorrections(frequent.map(term => [term, 0]), agreeing, engine.options.maxCorrections);
-    }).map(([term]) => [term, { units: [word.unit], span: [word.start, word.start + word.text.length],
-      ...engine.reading("completion") }]);
+      return typos.chooseCorrections(frequent.map(term => [term, 0]), agreeing, engine.options.maxCorrections)
+        .map(([term]) => [term, { units: [word.unit], span: [word.start, word.end], ...engine.reading("completion") }]);
+    });
   }
 
   function docs(engine, term) {

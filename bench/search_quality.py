@@ -228,12 +228,17 @@ def as_typed(queries: list[dict]) -> list[dict]:
 def syllables_shown(word: str, syllables: frozenset[str]) -> list[str] | None:
     """The syllables of `word` as an input method sets them apart, the longest first where the rest still reads
     (xiancun: xian, cun); None when it does not read wholly as pinyin."""
-    if not word:
-        return []
-    for n in range(min(len(word), max(map(len, syllables))), 0, -1):
-        if word[:n] in syllables and (rest := syllables_shown(word[n:], syllables)) is not None:
-            return [word[:n], *rest]
-    return None
+    longest = max(map(len, syllables))
+
+    def shown(rest: str) -> list[str] | None:
+        if not rest:
+            return []
+        for n in range(min(len(rest), longest), 0, -1):
+            if rest[:n] in syllables and (after := shown(rest[n:])) is not None:
+                return [rest[:n], *after]
+        return None
+
+    return shown(word)
 
 
 def as_composed(queries: list[dict]) -> list[dict]:

@@ -4,7 +4,7 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const { load } = require("./helpers.js");
 
-const { syllableEdges, pinyinSpans, halfTypedFirsts } = load("pinyin");
+const { syllableEdges, readsWhole, pinyinSpans, halfTypedFirsts } = load("pinyin");
 
 const SYLLABLES = new Set(["xi", "an", "xian", "cun", "bu", "zu", "a", "ang"]);
 const byKey = spans => new Set(spans.map(s => JSON.stringify(s)));
@@ -21,6 +21,14 @@ test("syllableEdges: null for a word that does not split wholly into syllables; 
   assert.equal(syllableEdges("xianq", SYLLABLES, 4), null);
   // syllables longer than `longest` are not tried: xian is then only xi an
   assert.deepEqual(syllableEdges("xian", SYLLABLES, 3), new Map([[0, [2]], [2, [4]]]));
+});
+
+test("readsWhole: a word that splits wholly into syllables, up to the longest the set has", () => {
+  assert.equal(readsWhole("xian", SYLLABLES), true);
+  assert.equal(readsWhole("xiancun", SYLLABLES), true);
+  assert.equal(readsWhole("t", SYLLABLES), false);  // the t of can't
+  assert.equal(readsWhole("xianq", SYLLABLES), false);
+  assert.equal(readsWhole("zhuang", new Set(["zhuang"])), true);  // six letters: as long as the set's longest
 });
 
 test("syllableEdges: syllables that lead nowhere are left out", () => {

@@ -6,6 +6,9 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
+  // the letters of the longest syllable (zhuang: 6), the farthest a syllable can reach
+  const longestOf = syllables => Math.max(...[...syllables].map(s => s.length));
+
   /* Where syllables can start and end in a word read wholly as pinyin: Map start → [ends]
    * (every reading: xian is xian or xi an), or null when the word is not pinyin. */
   function syllableEdges(word, syllables, longest) {
@@ -40,7 +43,7 @@
    * Inside one word a stretch may start and end at any syllable (wenben in changwenben).
    * words: the query's words of letters only, [{text, start}] in query order. */
   function pinyinSpans(words, syllables, maxSyllables) {
-    const longest = Math.max(...[...syllables].map(s => s.length));
+    const longest = longestOf(syllables);
     const spans = new Map();
     let text = "";
     const at = [];            // position in `text` → position in the query
@@ -87,7 +90,7 @@
    * of cun, chang …): the syllables it can start with where whole syllables lead to a rest that begins a syllable, and
    * every syllable that begins with the word itself (dia: dia, dian, diao). [] when it reads so nowhere. */
   function halfTypedFirsts(word, syllables) {
-    const longest = Math.max(...[...syllables].map(s => s.length));
+    const longest = longestOf(syllables);
     const begins = rest => [...syllables].some(s => s.startsWith(rest));
     const firsts = new Set([...syllables].filter(s => s.startsWith(word)));
     const reached = new Map([[0, new Set()]]);  // position → the first syllables of the whole syllables that reach it
@@ -106,5 +109,10 @@
     return [...firsts];
   }
 
-  return { syllableEdges, pinyinSpans, halfTypedFirsts };
+  /* Whether `word` reads wholly as syllables (xian, xiancun; not t, ssh). */
+  function readsWhole(word, syllables) {
+    return syllableEdges(word, syllables, longestOf(syllables)) !== null;
+  }
+
+  return { syllableEdges, readsWhole, pinyinSpans, halfTypedFirsts };
 });

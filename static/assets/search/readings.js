@@ -172,9 +172,7 @@
     const marked = MARKED_SYLLABLES.exec(query.text.trimEnd());
     if (marked) {
       const parts = marked[0].split("'"), text = parts.join(""), end = marked.index + marked[0].length;
-      const longest = Math.max(...[...engine.syllables].map(s => s.length));
-      if (text.length >= engine.options.minCompletionChars
-        && parts.slice(0, -1).every(part => pinyin.syllableEdges(part, engine.syllables, longest))
+      if (text.length >= engine.options.minCompletionChars && parts.slice(0, -1).every(part => pinyin.readsWhole(part, engine.syllables))
         && !pinyinReadings(engine, query).some(([, span]) => span[1] === end))
         return { text, start: marked.index, end, unit: text };
     }

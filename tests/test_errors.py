@@ -237,6 +237,9 @@ CASES = {
     "search: unknown language": (
         "search x --lang fr",
         "search: argument --lang: invalid choice: 'fr' (choose from 'zh', 'en'); see `pitfalls search --help`", None),
+    "search: a query that starts with -": (
+        "search --shm-size", "search: --shm-size is no option of search: a value that starts with - goes after --, as in "
+        "`pitfalls search -- --shm-size`; see `pitfalls search --help`", None),
     # match
     "match: missing FILE": (
         "match --content {content} {missing}.log", "match: FILE {missing}.log: No such file or directory; check the path", None),
@@ -265,6 +268,7 @@ CASES = {
         "search x --content {loop}", f"search: --content {{loop}}: is a link that leads nowhere (its target is gone, or links lead round in a loop); {CONTENT_TODO}", None),
     # no command at all
     "no command": ("", "pitfalls: the following arguments are required: COMMAND; see `pitfalls --help`", None),
+    "an option before the command": ("-x", "pitfalls: the following arguments are required: COMMAND; see `pitfalls --help`", None),
 }
 
 

@@ -32,8 +32,24 @@ COMMANDS = [check.register, build.register, serve.register, linkcheck.register, 
 class _Parser(argparse.ArgumentParser):
     """argparse, with a usage error in one line like every other error: `COMMAND: what; see --help`, exit 2."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.given: list[str] = []
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.given = list(sys.argv[1:] if args is None else args)  # for error: what this parser was given
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str):
         command = self.prog.removeprefix("pitfalls").strip() or "pitfalls"
+        # a value that starts with - (a pasted flag: pitfalls search --shm-size) is read as an option, and the
+        # argument it was meant for is then missing: say where it goes
+        options = {option for action in self._actions for option in action.option_strings}
+        dashed = [arg for arg in self.given if arg.startswith("-") and arg.split("=")[0] not in options]
+        if command != "pitfalls" and message.startswith("the following arguments are required") and dashed \
+                and "--" not in self.given:
+            message = (f"{dashed[0]} is no option of {command}: a value that starts with - goes after --, "
+                       f"as in `{self.prog} -- {dashed[0]}`")
         self.exit(PitfallsError.exit_code, f"{command}: {message}; see `{self.prog} --help`\n")
 
 

@@ -92,7 +92,8 @@ def unread(explain: dict) -> list[str]:
 
 def register(commands) -> None:
     search = commands.add_parser("search", help="像站点一样搜索条目 / search the entries with the site's engine")
-    search.add_argument("query", help="what you would type into the site's search box")
+    search.add_argument("query", help="what you would type into the site's search box (one that starts with -, as a "
+                                      "pasted flag: after --, pitfalls search -- --shm-size)")
     search.add_argument("--lang", choices=LANGUAGES, default=LANGUAGES[0], help="site language (default: %(default)s)")
     search.add_argument("--json", action="store_true", help="print the results as JSON")
     search.add_argument("--explain", action="store_true",

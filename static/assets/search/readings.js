@@ -167,16 +167,15 @@
    * methods show a word being composed (xian'c on the way to 显存; a space the reader types is a word break, the
    * apostrophe is not), {text: the letters, start, end, unit}, when the letters before the last apostrophe read wholly
    * as syllables (can't is no pinyin), the last are no pinyin reading's end (xian'cun is read whole) and the letters
-   * are minCompletionChars or more; else the word being typed. */
+   * are minCompletionChars or more; else null (the word being typed is then read as pinyin too). */
   function typingPinyin(engine, query) {
     const marked = MARKED_SYLLABLES.exec(query.text.trimEnd());
-    if (marked) {
-      const parts = marked[0].split("'"), text = parts.join(""), end = marked.index + marked[0].length;
-      if (text.length >= engine.options.minCompletionChars && parts.slice(0, -1).every(part => pinyin.readsWhole(part, engine.syllables))
-        && !pinyinReadings(engine, query).some(([, span]) => span[1] === end))
-        return { text, start: marked.index, end, unit: text };
-    }
-    return typingWord(engine, query);
+    if (!marked) return null;
+    const parts = marked[0].split("'"), text = parts.join(""), end = marked.index + marked[0].length;
+    const begun = text.length >= engine.options.minCompletionChars
+      && parts.slice(0, -1).every(part => pinyin.readsWhole(part, engine.syllables))
+      && !pinyinReadings(engine, query).some(([, span]) => span[1] === end);
+    return begun ? { text, start: marked.index, end, unit: text } : null;
   }
 
   /* The word being typed and the index terms it begins: [[word, candidates]], English (the word being typed) and
@@ -186,7 +185,7 @@
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
       if (!engine.stages.has("completions")) return [];
-      const english = typingWord(engine, query), spoken = typingPinyin(engine, query);
+      const english = typingWord(engine, query), spoken = typingPinyin(engine, query) || english;
       const pools = await Promise.all([english && englishCompletions(engine, english).then(found => [english, found]),
         spoken && pinyinCompletions(engine, spoken).then(found => [spoken, found])]);
       await engine.loadShards(pools.filter(Boolean).flatMap(([, found]) => found));

@@ -22,9 +22,10 @@ how many queries the change put right and put wrong (an engine change only: the 
 `--against-first`: the readable sets' queries, the right entry against the first where it missed and the second where
 it was first, on each factor of the words rule: whether the misses are lost on the words or on the order.
 
-`--every-set --as-typed`: each set's queries that end in a word of letters and digits (4 or more, from a letter), asked at
-every point of typing that word from its third letter on (`cuda out of mem`, `cuda out of memo`, … for `cuda out of
-memory`), as Material searches at every key: how often the right entry is first while the last word is half typed.
+`--every-set --as-typed`: each set's queries that end in a word of letters and digits (4 or more, from a letter) or an
+identifier of such words joined by `.`, `_` or `-` (`nvidia-smi`, typed whole), asked at every point of typing it from its
+third character on (`cuda out of mem`, `cuda out of memo`, … for `cuda out of memory`; `nvi` … `nvidia-sm`), as
+Material searches at every key: how often the right entry is first while the last word is half typed.
 Derived from the sets by rule, nothing written for it; with `--off completions`, the engine before it read such a word.
 `--every-set --as-composed`: each set's pinyin queries as an input method shows them while it composes each word of
 two syllables or more, the syllables apart by apostrophes (`xian'c`, `xian'cu`, `xian'cun` for `xiancun`), asked at
@@ -210,13 +211,14 @@ def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[
     return top1
 
 
-TYPED_WORD = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]{3,}$")
-"""The last word of a query that `as_typed` types letter by letter: letters and digits from a letter, 4 or more."""
+TYPED_WORD = re.compile(r"(?<![a-z0-9._-])[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$")
+"""The last word of a query that `as_typed` types key by key: letters and digits from a letter, or an identifier of
+such words joined by dots, underscores or hyphens (nvidia-smi, cuda_visible_devices, torch.load), typed whole."""
 
 
 def as_typed(queries: list[dict]) -> list[dict]:
-    """Each query whose last word (TYPED_WORD, after normalising and trailing spaces) is typed letter by letter: the
-    query up to each of that word's first 3 … all but one letters, as Material searches at each key."""
+    """Each query whose last word (TYPED_WORD, after normalising and trailing spaces; 4 characters or more) is typed key
+    by key: the query up to each of that word's first 3 … all but one characters, as Material searches at each key."""
     typed = []
     for query in queries:
         text = normalize(query["q"]).rstrip()

@@ -135,12 +135,17 @@ def test_flips_count_the_queries_a_change_put_right_and_wrong(monkeypatch, capsy
 def test_as_typed_asks_each_query_at_every_point_of_typing_its_last_word_from_the_third_letter():
     queries = [{"q": "CUDA out of Memory ", "id": "a"}, {"q": "显存不足", "id": "b"}, {"q": "ssh oom", "id": "c"},
                {"q": "ｎｖｉｄｉａ", "id": "d"}, {"q": "驱动535 cuda", "id": "e"}, {"q": "pip 报错 ssl?", "id": "f"},
-               {"q": "opset14", "id": "g"}, {"q": "x 4090a", "id": "h"}]
+               {"q": "opset14", "id": "g"}, {"q": "x 4090a", "id": "h"}, {"q": "容器里 nvidia-smi", "id": "i"},
+               {"q": "so 1.x.so", "id": "j"}, {"q": "bad a_b.", "id": "k"}]
     assert [(q["q"], q["id"]) for q in search_quality.as_typed(queries)] == [
         ("cuda out of mem", "a"), ("cuda out of memo", "a"), ("cuda out of memor", "a"),  # normalised, the space gone
         ("nvi", "d"), ("nvid", "d"), ("nvidi", "d"),  # full-width typed as ASCII
-        ("驱动535 cud", "e"), ("ops", "g"), ("opse", "g"), ("opset", "g"), ("opset1", "g")]
-    # 显存不足: no letters last; oom: 3 letters; ssl?: something after it; 4090a: from a digit
+        ("驱动535 cud", "e"), ("ops", "g"), ("opse", "g"), ("opset", "g"), ("opset1", "g"),
+        # an identifier typed whole, at every key: its joint too
+        ("容器里 nvi", "i"), ("容器里 nvid", "i"), ("容器里 nvidi", "i"), ("容器里 nvidia", "i"), ("容器里 nvidia-", "i"),
+        ("容器里 nvidia-s", "i"), ("容器里 nvidia-sm", "i")]
+    # 显存不足: no letters last; oom: 3 letters; ssl?: something after it; 4090a: from a digit; so of 1.x.so: a word of an
+    # identifier that starts with a digit; a_b.: a full stop after it
 
 
 def test_every_set_as_typed_counts_the_empty_answers(monkeypatch, capsys):

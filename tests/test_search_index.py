@@ -85,7 +85,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4), ("keywords", "", 0.8)]
-    assert index.manifest["formatVersion"] == 14 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 15 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -391,17 +391,19 @@ def test_typo_words_are_the_english_terms_of_three_letters_or_more_by_length():
         3: ["abc", "bcd", "gpu"], 4: ["cuda"], 6: ["memori"]}
 
 
-def test_completions_are_the_english_terms_of_four_letters_or_more_by_their_first_three_most_entries_first():
+def test_completions_are_the_english_terms_and_identifiers_of_four_characters_or_more_by_their_first_three():
     def postings(entries: int) -> array:
         return array("i", [0, 100, 1] * entries)
 
     shards = _completion_shards({"nvidia": postings(2), "nvcc": postings(3), "nvidiasmi": postings(1), "nvi": postings(9),
                                  "nvidia_smi": postings(5), "cuda12": postings(4), "cudnn": postings(5), "1abc": postings(1),
-                                 "café": postings(1), "显存不足": postings(4), "nvcx": postings(3)}, {})
+                                 "café": postings(1), "显存不足": postings(4), "nvcx": postings(3), "a_b_c": postings(1),
+                                 "4_bit": postings(2), "torch_load": postings(1)}, {})
     # nvcc and nvcx in 3 entries, alphabetical between them; cudnn in 5 before cuda12 in 4; nvi, 3 letters, completes
-    # nothing; nvidia_smi is found through nvidia and smi, which a query word can be; a number first is no word being
-    # typed; café is not ASCII
-    assert shards == [{"cud": ["cudnn", "cuda12"], "nvc": ["nvcc", "nvcx"], "nvi": ["nvidia", "nvidiasmi"]}]
+    # nothing; an identifier (its words joined by _) is listed as a word is, under its first three characters, for the
+    # identifier being typed (nvidia_smi in 5 entries first); a number first is no word being typed; café is not ASCII
+    assert shards == [{"a_b": ["a_b_c"], "cud": ["cudnn", "cuda12"], "nvc": ["nvcc", "nvcx"],
+                       "nvi": ["nvidia_smi", "nvidia", "nvidiasmi"], "tor": ["torch_load"]}]
     # the shard count follows the bytes as the other files' do: 12,000 in a shard
     keys = ["".join(letters) for letters in product("abcdefghij", repeat=3)]
     many = {f"{key}xxxx": postings(1) for key in keys}  # 1,000 keys of one term, each 3 + (7 + 3) bytes: 13,000
@@ -450,7 +452,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 14, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
+        "formatVersion": 15, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],

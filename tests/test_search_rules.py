@@ -37,7 +37,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard; `entries`: term → how many
     entries have it, for a term whose postings the index capped; `syllables`: the pinyin syllables it knows."""
     manifest = {
-        "formatVersion": 14, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
+        "formatVersion": 15, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -664,6 +664,32 @@ def test_pinyin_being_typed_after_an_apostrophe_is_read_as_the_terms_it_begins()
     assert rank(longer, "xian'zhuang'c") == ["doc1"]
 
 
+def test_an_identifier_being_typed_is_read_as_the_identifiers_it_begins_and_so_is_its_last_word():
+    # doc1 says nvidia-smi; doc0 has nvidia and sm (of sm_89) at a higher score, doc2 sm alone: nvidia-sm is nvidia-smi
+    # half typed, its sm read as smi begun more than as the word sm
+    files = index({"nvidia": [0, 900, STEPS, 1, 100, STEPS], "sm": [0, 900, STEPS, 2, 100, STEPS], "nvidia_smi": [1, 100, STEPS]},
+                  3, completions={"nvi": ["nvidia_smi"]})
+    assert rank(files, "nvidia-sm") == ["doc1", "doc0", "doc2"]
+    assert rank(files, "nvidia-sm", off=("completions",)) == ["doc0", "doc1", "doc2"]
+    assert rank(files, "nvidia-sm  ") == ["doc1", "doc0", "doc2"]  # spaces after it: still the last
+    assert rank(files, "nvidia-sm sm") == ["doc0", "doc1", "doc2"]  # another word after it: not being typed
+    # an identifier the index has earlier in the query is no matter: the last is still being typed
+    known = index({**files["t/0.json"]["terms"], "cuda_oom": [0, 900, STEPS, 1, 100, STEPS]}, 3, completions={"nvi": ["nvidia_smi"]})
+    assert rank(known, "cuda_oom nvidia-sm") == ["doc1", "doc0", "doc2"]
+    # typed whole, read as typed: not completed to the longer nvidia_smi_q (doc0)
+    whole = index({"nvidia_smi_q": [0, 900, STEPS], "nvidia_smi": [1, 100, STEPS]}, 2,
+                  completions={"nvi": ["nvidia_smi_q", "nvidia_smi"]})
+    assert rank(whole, "nvidia_smi") == ["doc1"]
+    assert rank(whole, "nvidia_sm") == ["doc0", "doc1"]
+    # an identifier the index has joined is whole too: time-out is timeout (doc1), not time_out_error half typed (doc0)
+    joined = index({"time_out_error": [0, 900, STEPS], "timeout": [1, 100, STEPS]}, 2,
+                   completions={"tim": ["time_out_error", "timeout"]})
+    assert rank(joined, "time-out") == ["doc1"]
+    # a word being typed completes to words only: nvid is nvidia (doc1), not nvidia_smi (doc0)
+    words = index({"nvidia_smi": [0, 900, STEPS], "nvidia": [1, 100, STEPS]}, 2, completions={"nvi": ["nvidia_smi", "nvidia"]})
+    assert rank(words, "nvid") == ["doc1"]
+
+
 def test_a_word_being_typed_that_begins_terms_is_not_corrected():
     # checkp is one edit from check (doc0) and begins checkpoint (doc1): half typed, not misspelt
     files = index({"check": [0, 900, STEPS], "checkpoint": [1, 100, STEPS]}, 2, words={5: ["check"]},
@@ -797,7 +823,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS), str(NODE_HELPERS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 14: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 15: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

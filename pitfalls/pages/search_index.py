@@ -52,7 +52,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 14
+FORMAT_VERSION = 15
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -246,12 +246,12 @@ def _typo_words(terms: set[str]) -> dict[int, list[str]]:
 
 def _completion_shards(postings: dict[str, array], capped: dict[str, int]) -> list[dict]:
     """c/<k>.json: the English terms of letters and digits that start with a letter and are longer than
-    COMPLETION_KEY_CHARS, under their first COMPLETION_KEY_CHARS letters, those in the most entries first (then
-    alphabetical; a capped term's count is `capped`'s, not its list's), by the shard of those letters. A query word has
-    no `_` (it splits words), so no term with one is listed: an identifier is found through the words it joins."""
+    COMPLETION_KEY_CHARS, words and identifiers (their words joined by `_`: nvidia_smi, the identifier being typed
+    completes to them), under their first COMPLETION_KEY_CHARS characters, those in the most entries first (then
+    alphabetical; a capped term's count is `capped`'s, not its list's), by the shard of those characters."""
     listed: dict[str, list[str]] = defaultdict(list)
     for term in sorted(postings, key=lambda t: (-capped.get(t, len(postings[t]) // 3), t)):
-        if len(term) > COMPLETION_KEY_CHARS and term.isascii() and term[0].isalpha() and term.isalnum():
+        if len(term) > COMPLETION_KEY_CHARS and term.isascii() and term[0].isalpha() and term.replace("_", "").isalnum():
             listed[term[:COMPLETION_KEY_CHARS]].append(term)
     count = _shard_count(sum(len(key) + sum(len(t) + 3 for t in terms) for key, terms in listed.items()))
     shards: list[dict] = [{} for _ in range(count)]

@@ -514,6 +514,37 @@ test("pinyin being typed after an apostrophe, the syllable mark of input methods
   assert.deepEqual(await rank(longer, "xian'zhuang'c"), ["doc1"]);
 });
 
+test("an identifier being typed (nvidia-sm) is read as the identifiers it begins, and so is its last word", async () => {
+  // doc1 says nvidia-smi; doc0 has nvidia and sm (of sm_89) at a higher score, doc2 sm alone: nvidia-sm is nvidia-smi
+  // half typed, its sm read as smi begun more than as the word sm
+  const files = index({ nvidia: [0, 900, STEPS, 1, 100, STEPS], sm: [0, 900, STEPS, 2, 100, STEPS], nvidia_smi: [1, 100, STEPS] },
+    3, { completions: { nvi: ["nvidia_smi"] } });
+  const found = await search(files, "nvidia-sm");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0", "doc2"]);
+  assert.deepEqual(matches(found[0]), { nvidia: 0.2, sm: 0.1, nvidia_sm: 0.1 });  // the completion's 0.5 for both
+  assert.deepEqual(await rank(files, "nvidia-sm", { off: ["completions"] }), ["doc0", "doc1", "doc2"]);
+  assert.deepEqual(await rank(files, "nvidia-sm  "), ["doc1", "doc0", "doc2"]);  // spaces after it: still the last
+  assert.deepEqual(await rank(files, "nvidia-sm sm"), ["doc0", "doc1", "doc2"]);  // another word after it: not being typed
+  // an identifier the index has earlier in the query is no matter: the last is still being typed
+  const known = index({ ...files["t/0.json"].terms, cuda_oom: [0, 900, STEPS, 1, 100, STEPS] }, 3, { completions: { nvi: ["nvidia_smi"] } });
+  assert.deepEqual(await rank(known, "cuda_oom nvidia-sm"), ["doc1", "doc0", "doc2"]);
+  // a last letter alone is no word: the completion stands for the identifier only
+  const letter = index({ nvidia: [0, 900, STEPS, 1, 100, STEPS], nvidia_ctk: [1, 100, STEPS] }, 2, { completions: { nvi: ["nvidia_ctk"] } });
+  assert.deepEqual(matches((await search(letter, "nvidia-c"))[0]), { nvidia: 0.2, nvidia_c: 0.1 });
+  // typed whole, it is read as typed: nvidia_smi is not completed to the longer nvidia_smi_q (doc0)
+  const whole = index({ nvidia_smi_q: [0, 900, STEPS], nvidia_smi: [1, 100, STEPS] }, 2,
+    { completions: { nvi: ["nvidia_smi_q", "nvidia_smi"] } });
+  assert.deepEqual(await rank(whole, "nvidia_smi"), ["doc1"]);
+  assert.deepEqual(await rank(whole, "nvidia_sm"), ["doc0", "doc1"]);
+  // an identifier the index has joined is whole too: time-out is timeout (doc1), not time_out_error half typed (doc0)
+  const joined = index({ time_out_error: [0, 900, STEPS], timeout: [1, 100, STEPS] }, 2,
+    { completions: { tim: ["time_out_error", "timeout"] } });
+  assert.deepEqual(await rank(joined, "time-out"), ["doc1"]);
+  // a word being typed completes to words only: nvid is nvidia (doc1), not nvidia_smi (doc0)
+  const words = index({ nvidia_smi: [0, 900, STEPS], nvidia: [1, 100, STEPS] }, 2, { completions: { nvi: ["nvidia_smi", "nvidia"] } });
+  assert.deepEqual(await rank(words, "nvid"), ["doc1"]);
+});
+
 test("a word being typed that begins terms is not corrected: checkp is checkpoint half typed, not check misspelt", async () => {
   const files = index({ check: [0, 900, STEPS], checkpoint: [1, 100, STEPS] }, 2, { words: { 5: ["check"] },
     completions: { che: ["check", "checkpoint"] } });

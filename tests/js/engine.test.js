@@ -11,7 +11,7 @@ const readings = load("readings");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 14);
+  assert.equal(FORMAT_VERSION, 15);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -235,7 +235,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 14: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 15: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;

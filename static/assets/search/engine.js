@@ -26,7 +26,7 @@
   const { PIECES, normalize, keepWord, stem, compounds, messageKey, shardOf, shardProbes } = analysis;
   const { Query, excerpt, fillerSpans, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
-  const FORMAT_VERSION = 14;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 15;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 

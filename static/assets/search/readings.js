@@ -178,30 +178,46 @@
     return begun ? { text, start: marked.index, end, unit: text } : null;
   }
 
-  /* The word being typed and the index terms it begins: [[word, candidates]], English (the word being typed) and
-   * Chinese (the pinyin being typed), each at most maxCandidates, their shards fetched; [] when nothing is being typed
-   * or the stage is off. The files are fetched only for such a word: a query whose last word is whole costs nothing
-   * more. Asked by the typos stage too, so they are found once a query. */
+  /* The identifier being typed: the query's last identifier (nvidia-sm on the way to nvidia-smi, pytorch_cuda_al),
+   * when nothing but spaces follows it and the index has it in no form (nor joined: timeout of time-out), as a word
+   * being typed is one the index does not know: {text: its term, start, end, unit, units}; else null. Its completions
+   * stand for its last word too: sm of nvidia-sm is smi half typed more than it is the word sm (of sm_89). */
+  function typingIdentifier(engine, query) {
+    const end = query.text.trimEnd().length;
+    // the identifier whole: compounds() lists it before its joined word and its dotted parts
+    const last = query.compounds.find(c => c.end === end);
+    if (!last || query.compounds.some(c => c.unit === last.term && engine.postings(c.term))) return null;
+    const part = query.words.find(w => w.start + w.text.length === end);  // (a letter alone is no word: nvidia-s)
+    return { text: last.term, start: last.start, end, unit: last.term, units: [last.term, ...(part ? [part.unit] : [])] };
+  }
+
+  /* What is being typed and the index terms it begins: [[word, candidates]], English (the word being typed), Chinese
+   * (the pinyin being typed) and identifiers (the identifier being typed), each at most maxCandidates, their shards
+   * fetched; [] when nothing is being typed or the stage is off. The files are fetched only for such a word: a query
+   * whose last word is whole costs nothing more. Asked by the typos stage too, so they are found once a query. */
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
       if (!engine.stages.has("completions")) return [];
       const english = typingWord(engine, query), spoken = typingPinyin(engine, query) || english;
+      const identifier = typingIdentifier(engine, query);
       const pools = await Promise.all([english && englishCompletions(engine, english).then(found => [english, found]),
-        spoken && pinyinCompletions(engine, spoken).then(found => [spoken, found])]);
+        spoken && pinyinCompletions(engine, spoken).then(found => [spoken, found]),
+        identifier && englishCompletions(engine, identifier).then(found => [identifier, found])]);
       await engine.loadShards(pools.filter(Boolean).flatMap(([, found]) => found));
       return pools.filter(Boolean);
     })();
     return query.completionCandidates;
   }
 
-  /* The English terms the word begins, the maxCandidates in the most entries (the c/ file's order). */
+  /* The English terms the word begins, words for a word and identifiers for an identifier, the maxCandidates in the
+   * most entries (the c/ file's order). */
   async function englishCompletions(engine, word) {
-    const key = word.text.slice(0, engine.options.minCompletionChars);
+    const key = word.text.slice(0, engine.options.minCompletionChars), identifier = word.text.includes("_");
     const listed = await engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`);
     // longer than the word: a term that is the word itself is no completion of it (the index has clos, the stem of
     // close, and a typed clos is read by its own stem, clo: unknown, yet listed)
     return (Object.hasOwn(listed, key) ? listed[key] : []).filter(term => term.length > word.text.length
-      && term.startsWith(word.text)).slice(0, engine.options.maxCandidates);
+      && term.startsWith(word.text) && term.includes("_") === identifier).slice(0, engine.options.maxCandidates);
   }
 
   /* The Chinese terms whose pinyin the word begins, its last syllable half typed (xianc: 显存, 线程 …): from the p/
@@ -229,7 +245,7 @@
       const agreeing = agreement(engine, query, word.unit, candidates);
       const frequent = [...candidates].sort((a, b) => entries(b) - entries(a));  // stable: the pool's order on ties
       return typos.chooseCorrections(frequent.map(term => [term, 0]), agreeing, engine.options.maxCorrections)
-        .map(([term]) => [term, { units: [word.unit], span: [word.start, word.end], ...engine.reading("completion") }]);
+        .map(([term]) => [term, { units: word.units || [word.unit], span: [word.start, word.end], ...engine.reading("completion") }]);
     });
   }
 

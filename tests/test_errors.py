@@ -46,12 +46,16 @@ def place(tmp_path):
     (tmp_path / "loop").symlink_to(tmp_path / "loop-back")  # two links that lead to each other
     (tmp_path / "loop-back").symlink_to(tmp_path / "loop")
     (tmp_path / "dangling").symlink_to(tmp_path / "gone")  # a link whose target was removed
+    for site, manifest in (("old-site", '{"formatVersion": 14, "version": "x"}'), ("broken-site", "[1, 2")):
+        (tmp_path / site / "zh" / "search").mkdir(parents=True)  # a site built by another version; a manifest cut short
+        (tmp_path / site / "zh" / "search" / "manifest.json").write_text(manifest, encoding="utf-8")
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         yield {"tmp": tmp_path, "content": content, "not_utf8": not_utf8, "folder_record": folder_record,
                "missing": tmp_path / "missing", "file": tmp_path / "file.txt", "empty": tmp_path / "empty",
                "not_a_site": tmp_path / "not-a-site", "loop": tmp_path / "loop", "dangling": tmp_path / "dangling",
+               "old_site": tmp_path / "old-site", "broken_site": tmp_path / "broken-site",
                "unwritable": _unwritable_folder(tmp_path),
                "busy_port": busy.getsockname()[1]}
 
@@ -228,6 +232,12 @@ CASES = {
     "search: missing --site-dir": (
         "search x --site-dir {missing}",
         "search: --site-dir {missing}: no such folder; build the site first (pitfalls build), or leave --site-dir out", None),
+    "search: --site-dir built by another version": (
+        "search x --site-dir {old_site}", "search: --site-dir {old_site}: its search index is format 14, and this pitfalls "
+        "reads format 15: build the site again (pitfalls build)", None),
+    "search: --site-dir whose manifest is cut short": (
+        "search x --site-dir {broken_site} --entry a", "search: --site-dir {broken_site}: its search index has an unreadable "
+        "manifest, and this pitfalls reads format 15: build the site again (pitfalls build)", None),
     "search: no content folder": (
         "search x --content {missing}", f"search: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
     "search: non-UTF-8 record": (

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import PitfallsError, existing_folder
 from ..pages.export import entry_url
-from ..pages.search_index import write_site_index
+from ..pages.search_index import FORMAT_VERSION, write_site_index
 from ..records.model import LANGUAGES
 from ..records.validate import load_knowledge_base
 from ..settings import CONTENT_DIR, ENGINE_JS, site_root, site_url_option
@@ -108,10 +108,7 @@ def register(commands) -> None:
 
 def _search(args) -> int:
     if args.site_dir:
-        existing_folder(args.site_dir, "--site-dir", "build the site first (pitfalls build), or leave --site-dir out")
-        search_dir = args.site_dir / args.lang / "search"
-        if not (search_dir / "manifest.json").exists():
-            raise PitfallsError(f"--site-dir {args.site_dir}: {search_dir} has no search index: build the site first")
+        search_dir = _built_index(args.site_dir, args.lang)
         if args.entry and args.entry not in _indexed_entries(search_dir):
             raise PitfallsError(f"--entry {args.entry}: the site in {args.site_dir} has no entry with this id")
         results, standing = _ask(search_dir, args.query, args.entry)
@@ -142,6 +139,24 @@ def _search(args) -> int:
     if standing:
         _print_standing(args.entry, standing, len(results), args.explain)
     return 0
+
+
+def _built_index(site_dir: Path, lang: str) -> Path:
+    """The search folder of a built site's language, checked before node reads it: there, and of the index format this
+    engine reads (a site built by another version of pitfalls is read by none: its engine would answer "out of date")."""
+    existing_folder(site_dir, "--site-dir", "build the site first (pitfalls build), or leave --site-dir out")
+    search_dir = site_dir / lang / "search"
+    if not (search_dir / "manifest.json").exists():
+        raise PitfallsError(f"--site-dir {site_dir}: {search_dir} has no search index: build the site first")
+    try:
+        version = json.loads((search_dir / "manifest.json").read_text(encoding="utf-8")).get("formatVersion")
+    except (ValueError, AttributeError):  # not JSON, not UTF-8, not an object
+        version = None
+    if version != FORMAT_VERSION:
+        found = f"is format {version}" if isinstance(version, int) else "has an unreadable manifest"
+        raise PitfallsError(f"--site-dir {site_dir}: its search index {found}, and this pitfalls reads format "
+                            f"{FORMAT_VERSION}: build the site again (pitfalls build)")
+    return search_dir
 
 
 def _indexed_entries(search_dir: Path) -> set[str]:

@@ -18,6 +18,7 @@ import pytest
 
 from pitfalls.commands import build as build_command
 from pitfalls.commands import dist as dist_command
+from pitfalls.commands import search as search_command
 from pitfalls.commands import serve as serve_command
 from pitfalls.commands.cli import main
 
@@ -312,6 +313,14 @@ def test_every_command_refuses_each_bad_argument_in_one_line(case, place, capsys
     else:
         assert err.rstrip("\n") == expected.format(**paths)
     assert _tree(place["tmp"]) == before  # nothing half-written
+
+
+@pytest.mark.parametrize("query", ["", "  \t"])
+def test_an_empty_query_is_refused_in_one_line_before_any_index_is_made(query, capsys, monkeypatch):
+    monkeypatch.setattr(search_command, "write_site_index", lambda *a, **k: pytest.fail("indexed for an empty query"))
+    assert main(["search", query]) == 2
+    assert capsys.readouterr().err == ("search: the query is empty: give what you would type into the site's search box, "
+                                       "as in `pitfalls search 显存不足`\n")
 
 
 def test_a_site_url_from_the_environment_is_checked_like_the_option(monkeypatch, capsys):

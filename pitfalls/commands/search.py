@@ -107,6 +107,9 @@ def register(commands) -> None:
 
 
 def _search(args) -> int:
+    if not args.query.strip():  # the engine answers nothing to it, and nothing printed says why
+        raise PitfallsError("the query is empty: give what you would type into the site's search box, "
+                            "as in `pitfalls search 显存不足`")
     if args.site_dir:
         search_dir = _built_index(args.site_dir, args.lang)
         if args.entry and args.entry not in _indexed_entries(search_dir):

@@ -309,6 +309,12 @@ def test_a_word_is_found_while_it_is_typed(site_url, browser):
     cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "c", "code": "KeyC"})
     assert page.locator("input.md-search__input").input_value() == "xian'c"
     page.wait_for_function(first_is, arg="cuda-out-of-memory")
+    cdp.send("Input.insertText", {"text": "显存"})  # the word chosen: the composition ends (no keyup: no search)
+    # an identifier half typed, by its last key: nvidia-sm is nvidia-smi (the docker entry's title), not nvidia and the
+    # word sm (sm_89 of the CUDA version entry, which it put first before)
+    page.locator("input.md-search__input").fill("nvidia-s")
+    page.locator("input.md-search__input").press_sequentially("m")
+    page.wait_for_function(first_is, arg="docker-gpu")
     page.close()
 
 

@@ -47,7 +47,8 @@ def place(tmp_path):
     (tmp_path / "loop").symlink_to(tmp_path / "loop-back")  # two links that lead to each other
     (tmp_path / "loop-back").symlink_to(tmp_path / "loop")
     (tmp_path / "dangling").symlink_to(tmp_path / "gone")  # a link whose target was removed
-    for site, manifest in (("old-site", '{"formatVersion": 14, "version": "x"}'), ("broken-site", "[1, 2")):
+    for site, manifest in (("old-site", '{"formatVersion": 14, "version": "x"}'), ("broken-site", "[1, 2"),
+                           ("unnamed-site", '{"formatVersion": 15}')):
         (tmp_path / site / "zh" / "search").mkdir(parents=True)  # a site built by another version; a manifest cut short
         (tmp_path / site / "zh" / "search" / "manifest.json").write_text(manifest, encoding="utf-8")
     with socket.socket() as busy:
@@ -56,7 +57,7 @@ def place(tmp_path):
         yield {"tmp": tmp_path, "content": content, "not_utf8": not_utf8, "folder_record": folder_record,
                "missing": tmp_path / "missing", "file": tmp_path / "file.txt", "empty": tmp_path / "empty",
                "not_a_site": tmp_path / "not-a-site", "loop": tmp_path / "loop", "dangling": tmp_path / "dangling",
-               "old_site": tmp_path / "old-site", "broken_site": tmp_path / "broken-site",
+               "old_site": tmp_path / "old-site", "broken_site": tmp_path / "broken-site", "unnamed_site": tmp_path / "unnamed-site",
                "unwritable": _unwritable_folder(tmp_path),
                "busy_port": busy.getsockname()[1]}
 
@@ -239,6 +240,9 @@ CASES = {
     "search: --site-dir whose manifest is cut short": (
         "search x --site-dir {broken_site} --entry a", "search: --site-dir {broken_site}: its search index has an unreadable "
         "manifest, and this pitfalls reads format 15: build the site again (pitfalls build)", None),
+    "search: --site-dir whose manifest names no files' folder": (
+        "search x --site-dir {unnamed_site} --entry a", "search: --site-dir {unnamed_site}: its search index has an "
+        "unreadable manifest, and this pitfalls reads format 15: build the site again (pitfalls build)", None),
     "search: no content folder": (
         "search x --content {missing}", f"search: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
     "search: non-UTF-8 record": (

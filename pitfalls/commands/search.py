@@ -111,8 +111,8 @@ def _search(args) -> int:
         raise PitfallsError("the query is empty: give what you would type into the site's search box, "
                             "as in `pitfalls search 显存不足`")
     if args.site_dir:
-        search_dir = _built_index(args.site_dir, args.lang)
-        if args.entry and args.entry not in _indexed_entries(search_dir):
+        search_dir, version = _built_index(args.site_dir, args.lang)
+        if args.entry and args.entry not in _indexed_entries(search_dir / version):
             raise PitfallsError(f"--entry {args.entry}: the site in {args.site_dir} has no entry with this id")
         results, standing = _ask(search_dir, args.query, args.entry)
     else:
@@ -144,30 +144,30 @@ def _search(args) -> int:
     return 0
 
 
-def _built_index(site_dir: Path, lang: str) -> Path:
-    """The search folder of a built site's language, checked before node reads it: there, and of the index format this
-    engine reads (a site built by another version of pitfalls is read by none: its engine would answer "out of date")."""
+def _built_index(site_dir: Path, lang: str) -> tuple[Path, str]:
+    """The search folder of a built site's language and the name of its index files' folder (the manifest's `version`),
+    checked before node reads them: there, and of the index format this engine reads (a site built by another version of
+    pitfalls is read by none: its engine would answer "out of date")."""
     existing_folder(site_dir, "--site-dir", "build the site first (pitfalls build), or leave --site-dir out")
     search_dir = site_dir / lang / "search"
     if not (search_dir / "manifest.json").exists():
         raise PitfallsError(f"--site-dir {site_dir}: {search_dir} has no search index: build the site first")
     try:
-        version = json.loads((search_dir / "manifest.json").read_text(encoding="utf-8")).get("formatVersion")
+        manifest = json.loads((search_dir / "manifest.json").read_text(encoding="utf-8"))
+        found, version = manifest.get("formatVersion"), manifest.get("version")
     except (ValueError, AttributeError):  # not JSON, not UTF-8, not an object
-        version = None
-    if version != FORMAT_VERSION:
-        found = f"is format {version}" if isinstance(version, int) else "has an unreadable manifest"
-        raise PitfallsError(f"--site-dir {site_dir}: its search index {found}, and this pitfalls reads format "
+        found = version = None
+    if found != FORMAT_VERSION or not isinstance(version, str):
+        said = f"is format {found}" if isinstance(found, int) and found != FORMAT_VERSION else "has an unreadable manifest"
+        raise PitfallsError(f"--site-dir {site_dir}: its search index {said}, and this pitfalls reads format "
                             f"{FORMAT_VERSION}: build the site again (pitfalls build)")
-    return search_dir
+    return search_dir, version
 
 
-def _indexed_entries(search_dir: Path) -> set[str]:
-    """The ids of the entries a built index holds: its d/ files' pages (a former id's redirect page, or a tag page,
-    is not one)."""
-    version = json.loads((search_dir / "manifest.json").read_text(encoding="utf-8"))["version"]
-    return {json.loads(page.read_text(encoding="utf-8"))["location"].rstrip("/")
-            for page in (search_dir / version / "d").glob("*.json")}
+def _indexed_entries(files: Path) -> set[str]:
+    """The ids of the entries an index holds, from its files' folder: its d/ files' pages (a former id's redirect page,
+    or a tag page, is not one)."""
+    return {json.loads(page.read_text(encoding="utf-8"))["location"].rstrip("/") for page in (files / "d").glob("*.json")}
 
 
 def _ask(search_dir: Path, query: str, entry: str | None) -> tuple[list[dict], dict | None]:

@@ -720,6 +720,24 @@ def test_the_query_that_is_more_of_a_message_comes_first():
     assert rank(files, "connection timed out", options={"partialMessageSteps": 1}) == ["doc0", "doc1"]
 
 
+def test_a_misspelt_query_holds_a_message_within_the_edits_its_corrected_words_may_be_off_by():
+    # doc0 has the words in its title and no message; doc1's message holds `connection timed out`, which `conection`
+    # (9 letters: two edits) misses by one: corrected to connection, the key is doc1's message's as if typed right
+    terms = {t: [0, 900, TITLE, 1, 100, STEPS] for t in ("connection", "time", "out")}
+    files = index(terms, 2, words={10: ["connection"]}, messages={1: ["sshconnecttohostport22connectiontimedout"]})
+    assert [(r["id"], r["explain"]["rules"]["message"]) for r in search(files, "conection timed out")] == [
+        ("doc1", 1.25), ("doc0", 0)]
+    assert rank(files, "connection timed outs") == ["doc0", "doc1"]  # nothing corrected: no edits
+    assert rank(files, "conection timed out", off=("typos",)) == ["doc0", "doc1"]
+    assert rank(files, "conection timed outt") == ["doc1", "doc0"]  # two edits, two allowed ...
+    assert rank(files, "conection timed outt", options={"typoMinChars": [0, 5, 10]}) == ["doc0", "doc1"]  # ... one
+    # a message's runs are apart where its text varies (a signature): the key is found inside one
+    signature = index(terms, 2, words={10: ["connection"]}, messages={1: ["sshconnecttohostport22connectiontimed out"]})
+    assert rank(signature, "conection timed out") == ["doc0", "doc1"]
+    in_one_run = index(terms, 2, words={10: ["connection"]}, messages={1: ["sshconnecttohostport22connectiontimedout after"]})
+    assert rank(in_one_run, "conection timed out") == ["doc1", "doc0"]
+
+
 def test_a_messages_symbols_count_in_the_message_rule():
     # invalid load key, '<' is a web page saved as weights, 'v' a git-lfs pointer: the symbol is the message
     terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("invalid", "load", "key")}

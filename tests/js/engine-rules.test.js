@@ -593,6 +593,31 @@ test("the query inside a message: the entry whose message it is more of first, t
   assert.deepEqual(await rank(files, "connection timed out", { options: { partialMessageSteps: 1 } }), ["doc0", "doc1"]);
 });
 
+test("a misspelt query holds a message within the edits its corrected words may be off by", async () => {
+  // doc0 has the words in its title and no message; doc1's message holds `connection timed out`, which `conection`
+  // (9 letters: two edits) misses by one: corrected to connection, the key is doc1's message's as if typed right
+  const terms = {};
+  for (const t of ["connection", "time", "out"]) terms[t] = [0, 900, TITLE, 1, 100, STEPS];
+  const files = index(terms, 2, { words: { 10: ["connection"] },
+    messages: { 1: ["sshconnecttohostport22connectiontimedout"] } });
+  const found = await search(files, "conection timed out");
+  assert.deepEqual(found.map(r => [r.id, r.explain.rules.message, r.explain.message]),
+    [["doc1", 1.25, "sshconnecttohostport22connectiontimedout"], ["doc0", 0, null]]);
+  // the edits are the corrected words': none when nothing was corrected (outs is out's plural, a term) ...
+  assert.deepEqual(await rank(files, "connection timed outs"), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "conection timed out", { off: ["typos"] }), ["doc0", "doc1"]);
+  // ... and no more than their limit: two edits here (conection, and outt's t), one allowed where a word of 9 letters
+  // is corrected by one
+  assert.deepEqual(await rank(files, "conection timed outt"), ["doc1", "doc0"]);
+  assert.deepEqual(await rank(files, "conection timed outt", { options: { typoMinChars: [0, 5, 10] } }), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "conection timed out", { options: { typoMinChars: [0, 5, 10] } }), ["doc1", "doc0"]);
+  // a message's runs are apart where its text varies (a signature): the key is found inside one, as when typed right
+  const signature = index(terms, 2, { words: { 10: ["connection"] }, messages: { 1: ["sshconnecttohostport22connectiontimed out"] } });
+  assert.deepEqual(await rank(signature, "conection timed out"), ["doc0", "doc1"]);
+  const inOneRun = index(terms, 2, { words: { 10: ["connection"] }, messages: { 1: ["sshconnecttohostport22connectiontimedout after"] } });
+  assert.deepEqual(await rank(inOneRun, "conection timed out"), ["doc1", "doc0"]);
+});
+
 test("a message's symbols count in the message rule: load key '<' is not load key 'v'", async () => {
   const terms = {};
   for (const t of ["invalid", "load", "key"]) terms[t] = [0, 900, STEPS, 1, 100, STEPS];

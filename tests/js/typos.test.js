@@ -27,6 +27,18 @@ test("editDistance: a transposition of neighbours is one edit (optimal string al
   assert.equal(editDistance("acb", "abc", 1), 1);
 });
 
+test("editDistance anywhere: to the nearest stretch of the text, which may start and end anywhere", () => {
+  assert.equal(editDistance("conectiontimedout", "sshconnecttohostport22connectiontimedout", 2, true), 1);
+  assert.equal(editDistance("conectiontimedout", "sshconnecttohostport22connectiontimedout", 2), 3);  // the whole: over
+  assert.equal(editDistance("timeout", "xxtimeoutxx", 0, true), 0);
+  assert.equal(editDistance("timeuot", "xxtimeoutxx", 1, true), 1);  // a transposition inside the text
+  assert.equal(editDistance("timout", "xxtimeoutxx", 1, true), 1);
+  assert.equal(editDistance("timeaot", "xxtimeoutxx", 1, true), 2);  // two edits: limit + 1
+  assert.equal(editDistance("abcd", "ab", 2, true), 2);  // longer than the text by the limit: within
+  assert.equal(editDistance("abcde", "ab", 2, true), 3);  // by more: past it at once
+  assert.equal(editDistance("ab", "xxxxxxxxab", 0, true), 0);  // a text far longer is no reason to stop
+});
+
 test("editDistance: past the limit, limit + 1", () => {
   assert.equal(editDistance("abcdef", "ghijkl", 2), 3);
   assert.equal(editDistance("abcdef", "ab", 2), 3);  // lengths four apart

@@ -220,10 +220,10 @@
       ranking.evaluate(hits, this.rules, this.options);
       const top = ranking.best(hits, order, this.options.maxResults);
       this.markMatched(query, top);
-      const phrases = matching.phrases(this, query);
+      const phrases = matching.phrases(this, query), edits = readings.correctedEdits(this, query);
       await Promise.all(top.map(async hit => {
         hit.data = await this.file(`d/${hit.doc}.json`);
-        matching.readEntryFile(this, hit, key, phrases);
+        matching.readEntryFile(this, hit, key, phrases, edits);
       }));
       ranking.evaluate(top, this.rules, this.options);
       return { query, hits: top.sort(order), found: hits };

@@ -4,9 +4,13 @@
  * those entries state as typed (its phrases). Functions of the engine (its shards as loaded, its manifest, options and
  * `tables`) and the query, as readings.js's stages are. */
 (function (root, factory) {
-  if (typeof module === "object" && module.exports) module.exports = factory(require("./analysis.js"), require("./ranking.js"));
-  else (root.PitfallSearch = root.PitfallSearch || {}).matching = factory(root.PitfallSearch.analysis, root.PitfallSearch.ranking);
-})(typeof self !== "undefined" ? self : this, function (analysis, ranking) {
+  if (typeof module === "object" && module.exports) {
+    module.exports = factory(require("./analysis.js"), require("./typos.js"), require("./ranking.js"));
+  } else {
+    const search = root.PitfallSearch;
+    search.matching = factory(search.analysis, search.typos, search.ranking);
+  }
+})(typeof self !== "undefined" ? self : this, function (analysis, typos, ranking) {
   "use strict";
 
   const { isHan, normalize, messageChars, messageIn } = analysis;
@@ -204,12 +208,16 @@
 
   /* The message rule's and the phrase rule's values of a hit of the first maxResults, from its d/ file (`hit.data`):
    * hit.message 2 for a message the query's message key `key` holds whole, else a share for a message holding the
-   * key (ranking.partialMessage), hit.foundMessage the one found (for explain), hit.phrases the share of the query in
-   * `phrases` that the entry's statements say as typed. */
-  function readEntryFile(engine, hit, key, phrases) {
+   * key (ranking.partialMessage), or holding it within `edits` edits where the query had misspelt words
+   * (readings.correctedEdits: `conection timed out` is the ssh message's), hit.foundMessage the one found (for
+   * explain), hit.phrases the share of the query in `phrases` that the entry's statements say as typed. */
+  function readEntryFile(engine, hit, key, phrases, edits = 0) {
     const whole = hit.data.messages.find(m => holdsMessage(engine, key, m));
+    // a message's runs are apart where its text varies: the key is inside one
+    const holdsKey = m => m.includes(key)
+      || (edits > 0 && m.split(" ").some(run => typos.editDistance(key, run, edits, true) <= edits));
     // of the messages holding the query, the shortest: the one the query is most of
-    const part = key.length >= engine.options.minPartialChars ? hit.data.messages.filter(m => m.includes(key))
+    const part = key.length >= engine.options.minPartialChars ? hit.data.messages.filter(holdsKey)
       .sort((a, b) => messageChars(a) - messageChars(b))[0] : undefined;
     hit.message = whole ? 2 : part ? ranking.partialMessage(key.length / messageChars(part), engine.options) : 0;
     hit.foundMessage = whole || part || null;  // for explain

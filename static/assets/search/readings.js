@@ -138,6 +138,14 @@
     return found;
   }
 
+  /* How many edits the words the typos stage corrected may be off by in all, each its edit limit: what the message
+   * rule allows a misspelt query's message key (matching.readEntryFile); 0 when none was corrected. */
+  function correctedEdits(engine, query) {
+    const corrected = new Set([...query.terms.values()].filter(t => t.reading.startsWith("typo")).flatMap(t => t.units));
+    const words = new Map(query.words.filter(w => corrected.has(w.unit)).map(w => [w.unit, w.text]));
+    return [...words.values()].reduce((sum, text) => sum + typos.editLimit(text, engine.options.typoMinChars), 0);
+  }
+
   /* Each word that may be misspelt with the index terms within its edit limit, the nearest maxCandidates, their shards
    * fetched: [[word, [[term, distance]]]]. */
   async function typoCandidates(engine, query) {
@@ -321,5 +329,5 @@
     return found;
   }
 
-  return { STAGES, STAGE_NAMES, likelySynonyms, wordLists };
+  return { STAGES, STAGE_NAMES, likelySynonyms, wordLists, correctedEdits };
 });

@@ -6,10 +6,12 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
-  /* Optimal string alignment distance (a transposition is one edit), or limit + 1 once it exceeds `limit`. */
-  function editDistance(a, b, limit) {
-    if (Math.abs(a.length - b.length) > limit) return limit + 1;
-    let before = null, previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  /* Optimal string alignment distance (a transposition is one edit) of `a` to `b`, or with `anywhere` to the stretch
+   * of `b` nearest it (Sellers' search: a stretch may start and end anywhere, so the first row costs nothing and the
+   * last row's least is the answer); limit + 1 once it exceeds `limit` (a row's least never falls). */
+  function editDistance(a, b, limit, anywhere = false) {
+    if (a.length - b.length > limit || (!anywhere && b.length - a.length > limit)) return limit + 1;
+    let before = null, previous = Array.from({ length: b.length + 1 }, (_, j) => anywhere ? 0 : j);
     for (let i = 1; i <= a.length; i++) {
       const row = [i];
       let best = i;
@@ -24,7 +26,7 @@
       before = previous;
       previous = row;
     }
-    return Math.min(previous[b.length], limit + 1);
+    return Math.min(anywhere ? Math.min(...previous) : previous[b.length], limit + 1);
   }
 
   /* How many edits a word of this length may be corrected by: 0 below minChars[1] letters, 1, or 2 from minChars[2]. */

@@ -698,6 +698,15 @@ def test_a_word_being_typed_that_begins_terms_is_not_corrected():
     assert rank(files, "checkp", off=("completions",)) == ["doc0"]
 
 
+def test_a_name_being_typed_that_begins_terms_is_not_read_by_its_parts():
+    # fail2b is fail2ban half typed (doc1), not fail (doc0, in its title) with a 2 and a b
+    files = index({"fail": [0, 900, TITLE], "fail2ban": [1, 100, STEPS]}, 2, completions={"fai": ["fail", "fail2ban"]})
+    assert rank(files, "fail2b") == ["doc1"]
+    assert rank(files, "fail2b", off=("completions",)) == ["doc0"]
+    assert rank(files, "fail2x") == ["doc0"]  # begins no term: its parts
+    assert rank(files, "fail2b zzz") == ["doc0"]  # a word after it: typed whole, its parts
+
+
 def test_the_message_rule_needs_eight_characters_whole_or_sixteen_in_part():
     terms = {t: [0, 900, STEPS, 1, 100, STEPS] for t in ("pod", "oom", "kill")}
     files = index(terms, 2, messages={1: ["oomkilled", "containerkilledbyoomkiller"]})

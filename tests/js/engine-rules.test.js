@@ -554,6 +554,15 @@ test("a word being typed that begins terms is not corrected: checkp is checkpoin
   assert.deepEqual(await rank(files, "chekc"), ["doc0"]);
 });
 
+test("a name being typed that begins terms is not read by its parts: fail2b is fail2ban half typed, not fail", async () => {
+  const files = index({ fail: [0, 900, TITLE], fail2ban: [1, 100, STEPS] }, 2, { completions: { fai: ["fail", "fail2ban"] } });
+  assert.deepEqual(await rank(files, "fail2b"), ["doc1"]);
+  assert.deepEqual(await rank(files, "fail2b", { off: ["completions"] }), ["doc0"]);
+  // read by its parts as before: a name that begins no term, and one with a word after it (typed whole)
+  assert.deepEqual(await rank(files, "fail2x"), ["doc0"]);
+  assert.deepEqual(await rank(files, "fail2b zzz"), ["doc0"]);
+});
+
 test("the message rule needs eight characters whole, or sixteen of the query inside a message", async () => {
   const terms = {};
   for (const t of ["pod", "oom", "kill"]) terms[t] = [0, 900, STEPS, 1, 100, STEPS];

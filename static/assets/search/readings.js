@@ -75,11 +75,12 @@
       && !engine.meanings(stem(w.text)).length);
   }
 
-  /* A name with digits the index lacks, by its parts: opset14 → opset, 14. */
+  /* A name with digits the index lacks, by its parts: opset14 → opset, 14; not the name being typed where it begins
+   * index terms (fail2b is fail2ban half typed, not fail, 2 and b). */
   async function readParts(engine, query) {
     const parts = unknownWords(engine, query).flatMap(word => nameParts(word.text).map(part => [word, part]));
-    await engine.loadShards(parts.map(([, part]) => part));
-    return parts.filter(([, part]) => engine.postings(part)).map(([word, part]) => [part, {
+    const [completing] = await Promise.all([completingWords(engine, query), engine.loadShards(parts.map(([, part]) => part))]);
+    return parts.filter(([word, part]) => engine.postings(part) && !beingTyped(completing, word)).map(([word, part]) => [part, {
       units: [word.unit], span: [word.start, word.start + word.text.length], surface: word.text,
       ...engine.reading("parts"),
     }]);
@@ -124,10 +125,8 @@
    * word being typed where it begins index terms (checkp is checkpoint half typed, not check misspelt), whose
    * completions are fetched beside the corrections' shards, not before them. */
   async function readTypos(engine, query) {
-    const [misspelt, completions] = await Promise.all([typoCandidates(engine, query), completionCandidates(engine, query)]);
-    const completing = completions.filter(([, candidates]) => candidates.length).map(([word]) => word);
-    // (what is being typed ends the query: a word from its start on is part of it)
-    const words = misspelt.filter(([word]) => !completing.some(({ start }) => start <= word.start));
+    const [misspelt, completing] = await Promise.all([typoCandidates(engine, query), completingWords(engine, query)]);
+    const words = misspelt.filter(([word]) => !beingTyped(completing, word));
     const found = [];
     for (const [word, candidates] of words) {
       const agreeing = agreement(engine, query, word.unit, candidates.map(([term]) => term));
@@ -156,6 +155,18 @@
     }));
     await engine.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
     return words;
+  }
+
+  /* What is being typed where it begins index terms (completionCandidates): read as those terms, so its words are
+   * neither misspelt nor names by their parts. */
+  async function completingWords(engine, query) {
+    const completions = await completionCandidates(engine, query);
+    return completions.filter(([, candidates]) => candidates.length).map(([word]) => word);
+  }
+
+  /* Whether `word` is of what is being typed (`completing`), which ends the query: a word from its start on is. */
+  function beingTyped(completing, word) {
+    return completing.some(({ start }) => start <= word.start);
   }
 
   /* The word being typed: the query's last, when nothing but spaces follows it (Material trims the query: node reads

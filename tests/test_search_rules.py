@@ -583,9 +583,13 @@ def test_the_last_word_is_read_as_the_terms_it_begins_while_it_is_typed():
     assert rank(files, "nvid driver") == ["doc0", "doc1"]  # not the last word: typed whole
     assert rank(files, "driver nvi") == ["doc1", "doc0"]  # from three letters
     assert rank(files, "driver nv") == ["doc0", "doc1"]
-    # a word that is a term is typed whole: nvidia does not also stand for nvidiasmi
+    # a word that is a term may be the start of a longer one too (nvidia on the way to nvidia-smi): it stands for itself
+    # as typed and for the longer terms at a completion's 0.5 (since 2026-12-07): nvidiasmi in a title before nvidia in
+    # the steps, as Meilisearch's attribute rule orders its prefix matches; in the same field, nvidia first
     whole = index({"nvidia": [0, 100, STEPS], "nvidiasmi": [1, 900, TITLE]}, 2, completions={"nvi": ["nvidia", "nvidiasmi"]})
-    assert rank(whole, "nvidia") == ["doc0"]
+    assert rank(whole, "nvidia") == ["doc1", "doc0"]
+    same = index({"nvidia": [0, 100, STEPS], "nvidiasmi": [1, 900, STEPS]}, 2, completions={"nvi": ["nvidia", "nvidiasmi"]})
+    assert rank(same, "nvidia") == ["doc0", "doc1"]
     # clos is a term (close's stem), but typed it is read by its own stem, clo: unknown; it completes to longer terms only
     stems = index({"clos": [0, 900, TITLE], "closur": [1, 100, STEPS]}, 2, completions={"clo": ["clos", "closur"]})
     assert rank(stems, "clos") == ["doc1"]
@@ -696,6 +700,33 @@ def test_a_word_being_typed_that_begins_terms_is_not_corrected():
                   completions={"che": ["check", "checkpoint"]})
     assert rank(files, "checkp") == ["doc1"]
     assert rank(files, "checkp", off=("completions",)) == ["doc0"]
+
+
+def test_a_last_word_the_index_has_stands_for_the_longer_terms_it_begins_too():
+    # cli on the way to clip: doc0 has cli, doc1 gradient and clip; without the completion each matches one word of
+    # two, as rare, and the score puts doc0 first
+    files = index({"cli": [0, 900, TITLE], "gradient": [1, 100, TITLE], "clip": [1, 100, TITLE]}, 2,
+                  completions={"cli": ["cli", "clip"]})
+    found = search(files, "gradient cli")
+    assert [r["id"] for r in found] == ["doc1", "doc0"]
+    assert [_matches(r) for r in found] == [{"gradient": 1, "cli": 0.5}, {"cli": 1}]
+    assert rank(files, "gradient cli", off=("completions",)) == ["doc0", "doc1"]
+    assert rank(files, "cli gradient") == ["doc0", "doc1"]  # another word after it
+    assert rank(files, "cli") == ["doc0", "doc1"]  # as typed before the terms it begins
+
+
+def test_a_last_word_read_as_pinyin_is_not_pinyin_begun_whatever_else_is_unread():
+    # xiancun is 显存 (doc1), whole; read as begun it would be 显存不足 too (doc0, at a higher score)
+    files = index({"显存": [1, 100, STEPS], "显存不足": [0, 900, STEPS]}, 2,
+                  pinyin={"xiancun": ["显存"], "xiancunbuzu": ["显存不足"]}, syllables="xian cun bu zu")
+    assert rank(files, "xiancun") == ["doc1"]
+    assert rank(files, "qqqq xiancun") == ["doc1"]  # qqqq: no term, no pinyin
+    assert rank(files, "qqqq xiancunb") == ["doc0"]  # begun: 显存不足
+    # nor English begun: change is 嫦娥 (doc1), not the start of changelog (doc0, in its title)
+    english = index({"嫦娥": [1, 100, STEPS], "changelog": [0, 900, TITLE]}, 2, pinyin={"change": ["嫦娥"]},
+                    completions={"cha": ["changelog"]})
+    assert rank(english, "change") == ["doc1"]
+    assert rank(english, "changel") == ["doc0"]
 
 
 def test_a_name_being_typed_that_begins_terms_is_not_read_by_its_parts():

@@ -398,7 +398,7 @@ test("only the first eight unknown words are corrected", async () => {
   assert.equal((await rank(files, query, { options: { maxCorrectedWords: 9 } })).length, 9);
 });
 
-test("the last word is read as the terms it begins while it is typed: from three letters, not a term, nothing after it", async () => {
+test("the last word is read as the terms it begins while it is typed: from three letters, nothing after it", async () => {
   // doc1 has both words of `driver nvidia`, doc0 driver alone at a higher score
   const files = index({ driver: [0, 900, STEPS, 1, 100, STEPS], nvidia: [1, 100, STEPS] }, 2, { completions: { nvi: ["nvidia"] } });
   assert.deepEqual(await rank(files, "driver nvid"), ["doc1", "doc0"]);
@@ -407,8 +407,12 @@ test("the last word is read as the terms it begins while it is typed: from three
   assert.deepEqual(await rank(files, "driver nvi"), ["doc1", "doc0"]);
   assert.deepEqual(await rank(files, "driver nv"), ["doc0", "doc1"]);
   assert.deepEqual(await rank(files, "driver nvi", { options: { minCompletionChars: 4 } }), ["doc0", "doc1"]);
+  // a term may be the start of a longer one too: itself as typed, the longer at a completion's 0.5 (a title's before the
+  // steps', as Meilisearch's attribute rule orders prefix matches; in the same field, the word as typed first)
   const whole = index({ nvidia: [0, 100, STEPS], nvidiasmi: [1, 900, TITLE] }, 2, { completions: { nvi: ["nvidia", "nvidiasmi"] } });
-  assert.deepEqual(await rank(whole, "nvidia"), ["doc0"]);
+  assert.deepEqual(await rank(whole, "nvidia"), ["doc1", "doc0"]);
+  const same = index({ nvidia: [0, 100, STEPS], nvidiasmi: [1, 900, STEPS] }, 2, { completions: { nvi: ["nvidia", "nvidiasmi"] } });
+  assert.deepEqual(await rank(same, "nvidia"), ["doc0", "doc1"]);
   // clos is a term (the stem of close), but typed it is read by its own stem, clo: unknown. It completes to the
   // longer terms only, not to the term that is the word itself
   const stems = index({ clos: [0, 900, TITLE], closur: [1, 100, STEPS] }, 2, { completions: { clo: ["clos", "closur"] } });
@@ -552,6 +556,34 @@ test("a word being typed that begins terms is not corrected: checkp is checkpoin
   assert.deepEqual(await rank(files, "checkp", { off: ["completions"] }), ["doc0"]);
   // a word being typed that begins no term is corrected as before
   assert.deepEqual(await rank(files, "chekc"), ["doc0"]);
+});
+
+test("a last word the index has stands for the longer terms it begins too: cli on the way to clip", async () => {
+  // doc0 has cli, doc1 gradient and clip: without the completion each matches one word of two, as rare, and the
+  // score puts doc0 first
+  const files = index({ cli: [0, 900, TITLE], gradient: [1, 100, TITLE], clip: [1, 100, TITLE] }, 2,
+    { completions: { cli: ["cli", "clip"] } });
+  const found = await search(files, "gradient cli");
+  assert.deepEqual(found.map(r => r.id), ["doc1", "doc0"]);
+  assert.deepEqual(found.map(matches), [{ gradient: 1, cli: 0.5 }, { cli: 1 }]);
+  assert.deepEqual(await rank(files, "gradient cli", { off: ["completions"] }), ["doc0", "doc1"]);
+  // not a word with another after it; and the word as typed before the terms it begins
+  assert.deepEqual(await rank(files, "cli gradient"), ["doc0", "doc1"]);
+  assert.deepEqual(await rank(files, "cli"), ["doc0", "doc1"]);
+});
+
+test("a last word read as pinyin is not pinyin begun, whatever else of the query is unread", async () => {
+  // xiancun is 显存 (doc1), whole; read as begun it would be 显存不足 too (doc0, at a higher score)
+  const files = index({ "显存": [1, 100, STEPS], "显存不足": [0, 900, STEPS] }, 2,
+    { pinyin: { xiancun: ["显存"], xiancunbuzu: ["显存不足"] }, syllables: "xian cun bu zu" });
+  assert.deepEqual(await rank(files, "xiancun"), ["doc1"]);
+  assert.deepEqual(await rank(files, "qqqq xiancun"), ["doc1"]);  // qqqq: no term, no pinyin
+  assert.deepEqual(await rank(files, "qqqq xiancunb"), ["doc0"]);  // begun: 显存不足
+  // nor English begun: change is 嫦娥 (doc1), not the start of changelog (doc0, in its title)
+  const english = index({ "嫦娥": [1, 100, STEPS], changelog: [0, 900, TITLE] }, 2,
+    { pinyin: { change: ["嫦娥"] }, completions: { cha: ["changelog"] } });
+  assert.deepEqual(await rank(english, "change"), ["doc1"]);
+  assert.deepEqual(await rank(english, "changel"), ["doc0"]);
 });
 
 test("a name being typed that begins terms is not read by its parts: fail2b is fail2ban half typed, not fail", async () => {

@@ -118,7 +118,7 @@ test("the manifest and every file are fetched once, from the folder named by the
   const engine = new Engine(path => asked.push(path) && fetchJson(path));
   await engine.search("alpha");
   await engine.search("alpha");
-  assert.deepEqual(asked, ["manifest.json", "x/t/0.json", "x/d/0.json"]);
+  assert.deepEqual(asked, ["manifest.json", "x/t/0.json", "x/c/0.json", "x/d/0.json"]);  // c/: alpha may be begun
 });
 
 test("a failed fetch is retried by the next query", async () => {
@@ -146,10 +146,10 @@ test("a file gone (the site built again, its folder renamed): the reload item fo
     score: 0, terms: {} }]], ranked: [], outdated: true };
   assert.deepEqual(await engine.search("alpha"), reload);
   assert.deepEqual(await engine.search("beta"), reload);
-  assert.deepEqual(log, ["manifest.json", "t/0.json"]);  // nothing asked once it is out of date
+  assert.deepEqual(log, ["manifest.json", "t/0.json", "c/0.json"]);  // nothing asked once it is out of date
 });
 
-test("the completions of the last word are fetched only when it is being typed: no term, filler or pinyin", async () => {
+test("the c/ file is fetched for a last word of three letters or more from a letter, not filler; shards for what it begins", async () => {
   const files = index({ alpha: [0, 100, STEPS], nvidia: [1, 100, STEPS], "嫦娥": [2, 100, STEPS] }, 3,
     { completions: { alp: ["alpha"], nvi: ["nvidia"] }, pinyin: { change: ["嫦娥"] } });
   const fetched = async query => {
@@ -159,16 +159,27 @@ test("the completions of the last word are fetched only when it is being typed: 
   };
   assert.deepEqual(await fetched("nvid"), [["doc1"], 1]);
   assert.deepEqual(await fetched("alpha nvid  "), [["doc0", "doc1"], 1]);  // spaces after it: Material trims them
-  assert.deepEqual(await fetched("alpha"), [["doc0"], 0]);  // a term: typed whole
-  assert.deepEqual(await fetched("nvid alpha"), [["doc0"], 0]);  // not the last word
+  assert.deepEqual(await fetched("alpha"), [["doc0"], 1]);  // a term: it may be the start of a longer one
+  assert.deepEqual(await fetched("nvid alpha"), [["doc0"], 1]);  // alpha is the last word
   assert.deepEqual(await fetched("alpha nvid?"), [["doc0"], 0]);  // something follows it
   assert.deepEqual(await fetched("nv"), [[], 0]);  // fewer than three letters
-  assert.deepEqual(await fetched("change"), [["doc2"], 0]);  // pinyin of a term
+  assert.deepEqual(await fetched("change"), [["doc2"], 1]);  // pinyin of a term: c/ asked before that is known
   assert.deepEqual(await fetched("the"), [[], 0]);  // filler
   assert.deepEqual(await fetched("4nvid"), [[], 0]);  // not from a letter
+  // a completion's shard only for a word that begins a longer term: alpha begins none here, nvid begins nvidia
+  const sharded = index({ alpha: [0, 100, STEPS], nvidia: [1, 100, STEPS] }, 2,
+    { shards: 8, completions: { alp: ["alpha"], nvi: ["nvidia"] } });
+  const shards = async query => {
+    const log = [];
+    await new Engine(fetcher(sharded, log)).search(query);
+    return log.filter(p => p.startsWith("t/")).sort();
+  };
+  const { shardOf } = load("analysis");
+  assert.deepEqual(await shards("alpha"), [`t/${shardOf("alpha", 8)}.json`]);
+  assert.deepEqual(await shards("nvid"), [`t/${shardOf("nvid", 8)}.json`, `t/${shardOf("nvidia", 8)}.json`].sort());
 });
 
-test("a misspelt word's corrections are fetched beside the completions of the word being typed, not after them", async () => {
+test("the last word's c/ file is fetched with the term shards, a misspelt word's corrections beside its completions", async () => {
   // eight shards: versoin and nvid (typed) in 3 and 0, the correction version in 7, the completion nvidia in 6
   const { shardOf } = load("analysis");
   assert.deepEqual(["versoin", "nvid", "version", "nvidia"].map(t => shardOf(t, 8)), [3, 0, 7, 6]);
@@ -176,16 +187,48 @@ test("a misspelt word's corrections are fetched beside the completions of the wo
     { shards: 8, words: { 7: ["version"] }, completions: { nvi: ["nvidia"] } });
   const log = [];
   const fetchLogged = fetcher(files, log);
+  // each answered once the file it should be fetched beside is asked for, or after 2 s: not a guess of how long
+  const beside = { "x/t/0.json": "c/0.json", "x/t/3.json": "c/0.json", "x/t/6.json": "t/7.json" };
   const engine = new Engine(async path => {
     const content = await fetchLogged(path);
-    if (path.startsWith("x/c/")) {  // answered once the correction's shard is asked for, or after 2 s: not a guess of how long
-      await until(() => log.includes("t/7.json"));
-      log.push("c/ answered");
+    if (beside[path]) {
+      await until(() => log.includes(beside[path]));
+      log.push(`${path} answered`);
     }
     return content;
   });
   assert.deepEqual((await engine.search("versoin nvid")).ranked.map(r => r.id).sort(), ["doc0", "doc1"]);
-  assert.ok(log.indexOf("t/7.json") < log.indexOf("c/ answered"), log.join(" "));
+  assert.ok(log.indexOf("c/0.json") < log.indexOf("x/t/0.json answered"), log.join(" "));
+  assert.ok(log.indexOf("t/7.json") < log.indexOf("x/t/6.json answered"), log.join(" "));
+});
+
+test("the c/ file of the last word or identifier, by its first three letters, is asked before the term shards answer", async () => {
+  // eight c/ files: nvi's is 4 and cud's 3; nvid's 0, nvidia_sm's 7 and tor's 2 (keyed whole, or the first identifier's)
+  const { shardOf } = load("analysis");
+  assert.deepEqual(["nvi", "cud", "nvid", "nvidia_sm", "tor"].map(key => shardOf(key, 8)), [4, 3, 0, 7, 2]);
+  const files = index({ nvidia_smi: [0, 100, STEPS], nvidia: [1, 100, STEPS], cuda_visible_devices: [2, 100, STEPS] }, 3);
+  files["manifest.json"] = { ...files["manifest.json"], completionShards: 8 };
+  for (let k = 0; k < 8; k++) files[`c/${k}.json`] = {};
+  files["c/4.json"] = { nvi: ["nvidia", "nvidia_smi"] };
+  files["c/3.json"] = { cud: ["cuda_visible_devices"] };
+  // the last word; the identifier being typed (trailing spaces: Material trims them) whose last word is too short;
+  // the last of two identifiers
+  for (const [query, found, file] of [["nvid", ["doc1"], "c/4.json"], ["nvidia-sm  ", ["doc0", "doc1"], "c/4.json"],
+    ["torch-x cuda_vi", ["doc2"], "c/3.json"]]) {
+    const log = [];
+    const fetchLogged = fetcher(files, log);
+    const engine = new Engine(async path => {
+      const content = await fetchLogged(path);
+      if (path.startsWith("x/t/")) {  // answered once the c/ file is asked for, or after 2 s: not a guess of how long
+        await until(() => log.includes(file));
+        log.push("t/ answered");
+      }
+      return content;
+    });
+    assert.deepEqual((await engine.search(query)).ranked.map(r => r.id).sort(), found, query);
+    assert.deepEqual(log.filter(p => p.startsWith("c/")), [file], query);
+    assert.ok(log.indexOf(file) < log.indexOf("t/ answered"), `${query}: ${log.join(" ")}`);
+  }
 });
 
 test("only the shards of the query's characters and words are fetched", async () => {

@@ -88,8 +88,8 @@ test("QUERY (2) is answered RESULT (3) with Material's items; the manifest is th
   assert.equal(posted.length, 1);
   assert.equal(posted[0].type, 3);
   assert.deepEqual(titles(posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
-  assert.deepEqual(fetched.sort(), ["https://example.org/en/search/x/d/0.json", "https://example.org/en/search/x/d/1.json",
-    "https://example.org/en/search/x/t/0.json"]);
+  assert.deepEqual(fetched.sort(), ["https://example.org/en/search/x/c/0.json", "https://example.org/en/search/x/d/0.json",
+    "https://example.org/en/search/x/d/1.json", "https://example.org/en/search/x/t/0.json"]);
 });
 
 test("a worker that carries every file of its index fetches none, and answers as one that fetches them", async () => {
@@ -102,7 +102,7 @@ test("a worker that carries every file of its index fetches none, and answers as
     await w.send({ type: 2, data: "beta" });
   }
   assert.deepEqual(carrying.fetched, []);
-  assert.equal(fetching.fetched.length, 3);  // t/0, d/0, d/1
+  assert.equal(fetching.fetched.length, 4);  // t/0, c/0, d/0, d/1
   assert.deepEqual(carrying.posted, fetching.posted);
   assert.deepEqual(titles(carrying.posted[1]), ["Alpha and <mark>beta</mark>"]);
 });
@@ -112,7 +112,7 @@ test("the next page's worker reads the files the last one fetched from the brows
   const first = worker(FILES, undefined, { store });
   await storeIdle(store.indexedDB);  // the store open
   await first.send({ type: 2, data: "alpha" });
-  assert.equal(first.fetched.length, 3);  // t/0, d/0, d/1
+  assert.equal(first.fetched.length, 4);  // t/0, c/0, d/0, d/1
   runTimers();  // a second later: what the first page fetched is written
   await storeIdle(store.indexedDB);
   const next = worker(FILES, undefined, { store });
@@ -174,11 +174,11 @@ test("a slow answer to an older query is dropped when a newer one is under way",
 
 test("a search link's query starts with the worker, and Material's QUERY for it takes that answer", async () => {
   const w = worker(FILES, "https://example.org/en/search/worker.js?q=beta");
-  await until(() => w.fetched.length >= 2);
-  assert.equal(w.fetched.length, 2);  // t/0 and d/0, before any message (a slow run, mutation testing's, may take a while)
+  await until(() => w.fetched.length >= 3);
+  assert.equal(w.fetched.length, 3);  // t/0, c/0 and d/0, before any message (a slow run, mutation testing's, may take a while)
   await w.send({ type: 2, data: "beta" });
   assert.deepEqual(titles(w.posted[0]), ["Alpha and <mark>beta</mark>"]);
-  assert.equal(w.fetched.length, 2);
+  assert.equal(w.fetched.length, 3);
 });
 
 test("a search link's query that failed early is searched again when Material asks", async () => {

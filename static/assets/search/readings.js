@@ -25,7 +25,7 @@
     ["reorders", { phase: 1, read: readReorders }],
     ["parts", { phase: 1, read: readParts }],
     ["typos", { phase: 1, prefetch: typoLists, read: readTypos }],
-    ["completions", { phase: 1, read: readCompletions }],
+    ["completions", { phase: 1, prefetch: completionFiles, read: readCompletions }],
     ["pinyin", { phase: 1, prefetch: pinyinShards, read: readPinyin }],
     ["synonyms", { phase: 2, read: readSynonyms }],
   ];
@@ -169,14 +169,37 @@
     return completing.some(({ start }) => start <= word.start);
   }
 
-  /* The word being typed: the query's last, when nothing but spaces follows it (Material trims the query: node reads
-   * it as the browser does), it is unread (no term, filler or pinyin), and from a letter (a query word is letters and
-   * digits), minCompletionChars or more; else null. Material searches at every key. {text, start, end, unit}. */
-  function typingWord(engine, query) {
+  /* The query's last word, when nothing but spaces follows it (Material trims the query: node reads it as the browser
+   * does), from a letter (a query word is letters and digits), minCompletionChars or more, and not filler: a word
+   * Material's search at every key may be asking on the way to a longer one. {text, start, end, unit}, else null. */
+  function lastWord(engine, query) {
     const last = query.words[query.words.length - 1];
     if (!last || last.start + last.text.length !== query.text.trimEnd().length) return null;
     if (!/^[a-z]/.test(last.text) || last.text.length < engine.options.minCompletionChars) return null;
-    return unreadWords(engine, query).some(w => w.text === last.text) ? { ...last, end: last.start + last.text.length } : null;
+    return engine.stopwords.has(last.text) ? null : { ...last, end: last.start + last.text.length };
+  }
+
+  /* The word being typed: the last word, unread (no term, nor pinyin); else null. */
+  function typingWord(engine, query) {
+    const last = lastWord(engine, query);
+    return last && unreadWords(engine, query).some(w => w.text === last.text) ? last : null;
+  }
+
+  /* The last word when it is a term of the index: whole, or the start of a longer term (ser of server, mem of memory,
+   * cli of clip); read as typed, and as the terms it begins too. Else null. */
+  function typingTerm(engine, query) {
+    const last = lastWord(engine, query);
+    return last && engine.meanings(stem(last.text)).length ? last : null;
+  }
+
+  /* Prefetch: the c/ files of the last word and the last identifier (by their first minCompletionChars characters), with
+   * the term shards, which tell whether either is being typed; a completion's shards are then one round trip after
+   * them, not two. */
+  function completionFiles(engine, query) {
+    const end = query.text.trimEnd().length, last = lastWord(engine, query), identifier = query.compounds.find(c => c.end === end);
+    const keys = new Set([last && last.text, identifier && identifier.term].filter(Boolean)
+      .map(text => text.slice(0, engine.options.minCompletionChars)));
+    return Promise.all([...keys].map(key => engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`)));
   }
 
   // the query's last letters after syllables set apart by apostrophes, pinyin's syllable mark
@@ -217,7 +240,8 @@
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
       if (!engine.stages.has("completions")) return [];
-      const english = typingWord(engine, query), spoken = typingPinyin(engine, query) || english;
+      const typing = typingWord(engine, query), spoken = typingPinyin(engine, query) || typing;
+      const english = typing || typingTerm(engine, query);
       const identifier = typingIdentifier(engine, query);
       const pools = await Promise.all([english && englishCompletions(engine, english).then(found => [english, found]),
         spoken && pinyinCompletions(engine, spoken).then(found => [spoken, found]),

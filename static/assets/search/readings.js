@@ -196,7 +196,7 @@
    * the term shards, which tell whether either is being typed; a completion's shards are then one round trip after
    * them, not two. */
   function completionFiles(engine, query) {
-    const end = query.text.trimEnd().length, last = lastWord(engine, query), identifier = query.compounds.find(c => c.end === end);
+    const last = lastWord(engine, query), identifier = lastIdentifier(query);
     const keys = new Set([last && last.text, identifier && identifier.term].filter(Boolean)
       .map(text => text.slice(0, engine.options.minCompletionChars)));
     return Promise.all([...keys].map(key => engine.file(`c/${shardOf(key, engine.manifest.completionShards)}.json`)));
@@ -225,18 +225,25 @@
    * being typed is one the index does not know: {text: its term, start, end, unit, units}; else null. Its completions
    * stand for its last word too: sm of nvidia-sm is smi half typed more than it is the word sm (of sm_89). */
   function typingIdentifier(engine, query) {
-    const end = query.text.trimEnd().length;
-    // the identifier whole: compounds() lists it before its joined word and its dotted parts
-    const last = query.compounds.find(c => c.end === end);
+    const last = lastIdentifier(query);
     if (!last || query.compounds.some(c => c.unit === last.term && engine.postings(c.term))) return null;
-    const part = query.words.find(w => w.start + w.text.length === end);  // (a letter alone is no word: nvidia-s)
-    return { text: last.term, start: last.start, end, unit: last.term, units: [last.term, ...(part ? [part.unit] : [])] };
+    const part = query.words.find(w => w.start + w.text.length === last.end);  // (a letter alone is no word: nvidia-s)
+    return { text: last.term, start: last.start, end: last.end, unit: last.term, units: [last.term, ...(part ? [part.unit] : [])] };
+  }
+
+  /* The identifier that ends the query, nothing but spaces after it, whole ({term, unit, start, end} of compounds(),
+   * which lists an identifier before its joined word and its dotted parts); else undefined. */
+  function lastIdentifier(query) {
+    const end = query.text.trimEnd().length;
+    return query.compounds.find(c => c.end === end);
   }
 
   /* What is being typed and the index terms it begins: [[word, candidates]], English (the word being typed), Chinese
-   * (the pinyin being typed) and identifiers (the identifier being typed), each at most maxCandidates, their shards
-   * fetched; [] when nothing is being typed or the stage is off. The files are fetched only for such a word: a query
-   * whose last word is whole costs nothing more. Asked by the typos stage too, so they are found once a query. */
+   * (the pinyin being typed), identifiers (the identifier being typed) and the last word the index has (which may be
+   * one begun too), each at most maxCandidates, their shards fetched;
+   * [] when nothing is being typed or the stage is off. A candidate's shard is fetched only for a last word or
+   * identifier that begins longer terms (its c/ file comes with the term shards: completionFiles). Asked by the typos
+   * and parts stages too, so they are found once a query. */
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
       if (!engine.stages.has("completions")) return [];

@@ -48,7 +48,7 @@ def place(tmp_path):
     (tmp_path / "loop-back").symlink_to(tmp_path / "loop")
     (tmp_path / "dangling").symlink_to(tmp_path / "gone")  # a link whose target was removed
     for site, manifest in (("old-site", '{"formatVersion": 14, "version": "x"}'), ("broken-site", "[1, 2"),
-                           ("unnamed-site", '{"formatVersion": 15}')):
+                           ("unnamed-site", '{"formatVersion": 16}')):
         (tmp_path / site / "zh" / "search").mkdir(parents=True)  # a site built by another version; a manifest cut short
         (tmp_path / site / "zh" / "search" / "manifest.json").write_text(manifest, encoding="utf-8")
     with socket.socket() as busy:
@@ -236,13 +236,13 @@ CASES = {
         "search: --site-dir {missing}: no such folder; build the site first (pitfalls build), or leave --site-dir out", None),
     "search: --site-dir built by another version": (
         "search x --site-dir {old_site}", "search: --site-dir {old_site}: its search index is format 14, and this pitfalls "
-        "reads format 15: build the site again (pitfalls build)", None),
+        "reads format 16: build the site again (pitfalls build)", None),
     "search: --site-dir whose manifest is cut short": (
         "search x --site-dir {broken_site} --entry a", "search: --site-dir {broken_site}: its search index has an unreadable "
-        "manifest, and this pitfalls reads format 15: build the site again (pitfalls build)", None),
+        "manifest, and this pitfalls reads format 16: build the site again (pitfalls build)", None),
     "search: --site-dir whose manifest names no files' folder": (
         "search x --site-dir {unnamed_site} --entry a", "search: --site-dir {unnamed_site}: its search index has an "
-        "unreadable manifest, and this pitfalls reads format 15: build the site again (pitfalls build)", None),
+        "unreadable manifest, and this pitfalls reads format 16: build the site again (pitfalls build)", None),
     "search: no content folder": (
         "search x --content {missing}", f"search: --content {{missing}}: no such folder; {CONTENT_TODO}", None),
     "search: non-UTF-8 record": (

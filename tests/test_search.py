@@ -20,8 +20,8 @@ from bench.search_quality import with_judgments
 from conftest import FIXTURES, ROOT, shared_site
 from helpers.search_ui import HOSTILE_QUERIES, open_search, search, search_each
 from pitfalls.commands.search import _print_standing, explanation, run_queries, unread
-from pitfalls.pages.search_index import shard_of
-from pitfalls.records.validate import check_content
+from pitfalls.pages.search_index import build_index, shard_homes, shard_of
+from pitfalls.records.validate import check_content, load_knowledge_base
 from pitfalls.settings import ENGINE_JS
 from pitfalls.text import compound_terms, english_terms, keep_word, message_key, name_parts, normalize, stem
 
@@ -113,6 +113,19 @@ def test_python_and_js_analyse_text_alike():
     assert compound_terms("all_reduce time-out 4-bit max_model_len torch.load") == [
         "all_reduce", "allreduc", "time_out", "timeout", "4_bit", "4bit", "max_model_len", "torch_load"]
     assert compound_terms("abc-1234567") == ["abc_1234567"]  # joined, a hash: noise, no word
+
+
+def test_python_and_js_keep_a_synonym_groups_english_terms_alike():
+    """Where the index puts a group's English terms is where the engine looks for them: the same homes from the
+    manifest's synonyms, the vocabulary's groups and the pairs the entries teach."""
+    synonyms = build_index(load_knowledge_base(ROOT / "content"), "en").manifest["synonyms"]
+    js = _node("""
+        const e = require(process.argv[1]).analysis;
+        console.log(JSON.stringify([...e.shardHomes(JSON.parse(require("fs").readFileSync(0, "utf-8")))]));
+    """, synonyms)
+    homes = shard_homes(synonyms)
+    assert dict(js) == homes and len(homes) > 100
+    assert homes["oom"] == "显存不足" and homes["vram"] == "显存" and "显存" not in homes  # a Chinese term keeps its key
 
 
 def _browser_rankings(browser, site_url: str, queries: list[dict]) -> dict[tuple[str, str], list[str]]:

@@ -34,6 +34,7 @@ from pitfalls.pages.search_index import (
     carried_files,
     material_stub,
     query_stopwords,
+    shard_homes,
     shard_key,
     shard_of,
     split_characters,
@@ -85,7 +86,7 @@ def test_the_fields_and_what_a_match_in_each_counts(tmp_path):
         ("title", "", 1), ("tags", "", 0.8), ("quick_fix", "quick-fix", 0.6), ("symptoms", "symptoms", 0.8),
         ("steps", "steps", 0.2), ("cause", "cause", 0.2), ("verification", "verification", 0.2),
         ("environment", "environment", 0.2), ("translation", "", 0.4), ("keywords", "", 0.8)]
-    assert index.manifest["formatVersion"] == 15 and index.manifest["titleCharsShift"] == [13, 21]
+    assert index.manifest["formatVersion"] == 16 and index.manifest["titleCharsShift"] == [13, 21]
     assert index.manifest["aloneBit"] == 11 and index.manifest["overlapBit"] == 12
 
 
@@ -296,6 +297,29 @@ def test_a_shard_is_fnv1a_over_the_code_points_of_the_shard_key():
     assert shard_of("显𠀀", 2**32, split) == 34928627  # as analysis.js computes it (tests/js/analysis.test.js)
 
 
+def test_a_synonym_groups_english_terms_are_kept_in_its_first_words_shard():
+    groups = [[["显存不足"], ["oom"], ["out", "of", "memori"]], [["显存"], ["vram"], ["gpu", "memori"]],
+              [["hang"], ["卡住"], ["freez"]], [["卡死"], ["hang"], ["stuck"]], [["freez"], ["假死"], ["frozen"]],
+              [[], ["nan"]], [[]]]
+    assert shard_homes(groups) == {
+        "oom": "显存不足", "out": "显存不足", "of": "显存不足", "memori": "显存不足",  # with its first group: memori
+        "vram": "显存", "gpu": "显存",
+        "hang": "hang", "freez": "hang",  # an English first word keeps its own key, and its group's go with it
+        "stuck": "卡死",  # hang stays with its first group
+        "frozen": "hang",  # a first word an earlier group placed takes its group there
+        "nan": "nan",  # an empty phrase is no first word
+    }
+    # the index puts them there: oom and vram (and a message listed under oom) in the shard of 显存不足 and 显存 (显),
+    # cuda, in no group, in its own; 40 terms of 1,998 postings (12,000 bytes each) make 64 shards, the power of two
+    postings = {term: array("i", [0, 1, 100]) for term in ["显存不足", "oom", "cuda", "显存", "vram"]}
+    postings |= {f"w{k}": array("i", range(1998)) for k in range(40)}
+    shards, _ = _term_shards(postings, {}, ["显存不足", "显存"], [], {"oom": [0, "oomkill"]}, shard_homes(groups))
+    where = {term: n for n, shard in enumerate(shards) for term in shard["terms"]}
+    assert len(shards) == 64 and len({shard_of(term, 64) for term in ["显", "oom", "vram", "cuda"]}) == 4
+    assert where["oom"] == where["vram"] == where["显存不足"] == shard_of("显", 64) and where["cuda"] == shard_of("cuda", 64)
+    assert shards[where["oom"]]["messages"] == {"oom": [0, "oomkill"]}
+
+
 def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
     # a term's bytes as the shard count measures them: 3 a character and 6 a value of its postings
     assert split_characters({"显存": 12_000, "显卡": 12_000, "不足": 24_001, "cuda": 90_000}) == {"不"}
@@ -303,7 +327,7 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
     assert split_characters({"顯示卡": 30_000}) == {"顯"}  # a traditional form's first character too
     # split characters are keyed by two in the shards, and the manifest lists them for the engine
     postings = {"不足": array("i", range(4000)), "不同": array("i", range(600)), "显存": array("i", range(600))}
-    shards, split = _term_shards(postings, {"不足": 4000}, [], [], {})
+    shards, split = _term_shards(postings, {"不足": 4000}, [], [], {}, {})
     assert split == {"不"} and len(shards) == 4
     for k, shard in enumerate(shards):
         assert all(shard_of(term, 4, split) == k for term in shard["terms"])
@@ -312,7 +336,7 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
     assert shards[1]["entries"] == {"不足": 4000} and shard_of("不足", 4) == 0
     # a traditional form starting with a split character too (不會 of 不会: 不 is written the same)
     # and a compound (不会不足, keyed 不会: shard 2, where its first character alone would give 0)
-    shards, split = _term_shards({"不会": array("i", range(4001))}, {}, ["不会"], ["不会不足"], {})
+    shards, split = _term_shards({"不会": array("i", range(4001))}, {}, ["不会"], ["不会不足"], {}, {})
     assert split == {"不"} and shard_of("不會", 4, split) == 1 != shard_of("不會", 4)
     assert shards[1]["variants"] == {"不會": ["不会"], "不會不足": ["不会不足"]}
     assert shards[2]["compounds"] == ["不会不足"] and shard_of("不会不足", 4) == 0
@@ -324,22 +348,22 @@ def test_a_character_is_split_when_its_words_would_fill_more_than_24_kb():
 def test_the_shard_count_is_the_smallest_power_of_two_of_about_12_kb_a_shard():
     assert [_shard_count(size) for size in (0, 12_000, 12_001, 24_000, 24_001, 100_000)] == [1, 1, 2, 2, 4, 16]
     # a term's postings are counted as 6 bytes a value and 3 a character of the term (a Chinese one in UTF-8)
-    assert len(_term_shards({"cuda": array("i", range(1998))}, {}, [], [], {})[0]) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
-    assert len(_term_shards({"cuda": array("i", range(1999))}, {}, [], [], {})[0]) == 2  # 12,006 bytes
-    assert len(_term_shards({"显存不足": array("i", range(1998))}, {}, [], [], {})[0]) == 1
+    assert len(_term_shards({"cuda": array("i", range(1998))}, {}, [], [], {}, {})[0]) == 1  # 4 × 3 + 1998 × 6 = 12,000 bytes
+    assert len(_term_shards({"cuda": array("i", range(1999))}, {}, [], [], {}, {})[0]) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存不足": array("i", range(1998))}, {}, [], [], {}, {})[0]) == 1
     # and a traditional or regional form as 6 bytes a character: 显存's forms 顯存 and 視訊記憶體 (2 + 5 characters)
-    assert len(_term_shards({"显存": array("i", range(1992))}, {}, ["显存"], [], {})[0]) == 1  # 6 + 11,952 + 42 = 12,000 bytes
-    assert len(_term_shards({"显存": array("i", range(1993))}, {}, ["显存"], [], {})[0]) == 2  # 12,006 bytes
+    assert len(_term_shards({"显存": array("i", range(1992))}, {}, ["显存"], [], {}, {})[0]) == 1  # 6 + 11,952 + 42 = 12,000 bytes
+    assert len(_term_shards({"显存": array("i", range(1993))}, {}, ["显存"], [], {}, {})[0]) == 2  # 12,006 bytes
     # and a message as 3 bytes a character of its key and 6 its entry's number: 12 + 11,964 + 6 × 3 + 6 = 12,000
-    assert len(_term_shards({"cuda": array("i", range(1994))}, {}, [], [], {"cuda": [0, "cudaoo"]})[0]) == 1
-    assert len(_term_shards({"cuda": array("i", range(1994))}, {}, [], [], {"cuda": [0, "cudaoom"]})[0]) == 2  # 12,003 bytes
+    assert len(_term_shards({"cuda": array("i", range(1994))}, {}, [], [], {"cuda": [0, "cudaoo"]}, {})[0]) == 1
+    assert len(_term_shards({"cuda": array("i", range(1994))}, {}, [], [], {"cuda": [0, "cudaoom"]}, {})[0]) == 2  # 12,003 bytes
 
 
 def test_terms_and_their_forms_go_to_the_shard_of_their_key_in_sorted_order():
     postings = {term: array("i", [0, 100, 1] * 250) for term in ("显存", "显", "卡住", "cuda", "nccl", "顯")}
     messages = {"nccl": [1, "nccltimeout"], "cuda": [0, "cudaoom", 2, "cudaerror"]}
     capped = {"显": 900, "cuda": 401}  # how many entries have a term whose postings are capped
-    shards, split = _term_shards(postings, capped, ["显存", "显", "卡住"], [], messages)
+    shards, split = _term_shards(postings, capped, ["显存", "显", "卡住"], [], messages, {})
     assert split == frozenset()  # no character's words fill 24 KB
     assert len(shards) == 4  # 6 terms × 750 values × 6 bytes = 27 KB
     for k, shard in enumerate(shards):
@@ -357,7 +381,7 @@ def test_terms_and_their_forms_go_to_the_shard_of_their_key_in_sorted_order():
 
 def test_a_compound_and_its_forms_go_to_the_shard_of_their_key():
     postings = {term: array("i", [0, 100, 1] * 250) for term in ("驱动", "程序", "cuda", "nccl", "显存", "卡住")}
-    shards, _ = _term_shards(postings, {}, ["驱动", "程序", "显存", "卡住"], ["驱动程序"], {})
+    shards, _ = _term_shards(postings, {}, ["驱动", "程序", "显存", "卡住"], ["驱动程序"], {}, {})
     assert len(shards) == 4  # 6 terms × 750 values × 6 bytes = 27 KB
     [(k, shard)] = [(k, shard) for k, shard in enumerate(shards) if shard["compounds"]]
     assert shard["compounds"] == ["驱动程序"] and k == shard_of("驱动程序", 4)
@@ -452,7 +476,7 @@ def test_the_manifest_is_what_the_engine_must_agree_on(tmp_path):
     manifest = dict(index.manifest)
     version, syllables = manifest.pop("version"), manifest.pop("syllables").split()
     assert manifest == {
-        "formatVersion": 15, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
+        "formatVersion": 16, "lang": "en", "docs": 2, "shards": 1, "splitCharacters": "", "maxTermChars": 12,
         # name, anchor, the section's heading on this site, what a match there counts (weight / the title's 5)
         "fields": [["title", "", "", 1], ["tags", "", "Tags", 0.8], ["quick_fix", "quick-fix", "Quick fix", 0.6],
                    ["symptoms", "symptoms", "Symptoms", 0.8], ["steps", "steps", "Diagnosis steps", 0.2],

@@ -37,7 +37,7 @@ def index(terms: dict[str, list[int]], docs: int, *, synonyms=(), words=None, pi
     entry's message keys in its d/ file, `anchored`: term → [entry, key, ...] in the shard; `entries`: term → how many
     entries have it, for a term whose postings the index capped; `syllables`: the pinyin syllables it knows."""
     manifest = {
-        "formatVersion": 15, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
+        "formatVersion": 16, "lang": "en", "docs": docs, "shards": 1, "splitCharacters": "", "maxTermChars": 12, "version": "x",
         "fields": [[name, "", "", match] for name, match in FIELD_MATCH.items()],
         "titleCharsShift": [13, 21], "aloneBit": 11, "overlapBit": 12, "scoreScale": 100,
         "stopwords": ["the"], "synonyms": [list(group) for group in synonyms], "pinyinShards": 1,
@@ -881,7 +881,7 @@ def test_a_manifest_of_another_format_is_refused_with_one_error_and_a_reload_ite
     done = subprocess.run([shutil.which("node"), "-e", script, str(ENGINE_JS), str(NODE_HELPERS)], input=json.dumps(files), capture_output=True,
                           text=True, encoding="utf-8", check=True)
     found = json.loads(done.stdout)
-    assert found["errors"] == ["search: the index is format 1, this engine reads 15: reload the page"]  # once
+    assert found["errors"] == ["search: the index is format 1, this engine reads 16: reload the page"]  # once
     for answer in found["answers"]:
         assert answer["ranked"] == [] and [[item["title"] for item in group] for group in answer["items"]] == [
             ["The search index is out of date: reload the page"]]

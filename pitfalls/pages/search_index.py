@@ -52,7 +52,7 @@ from .search_analysis import ALONE_BIT, FIELDS, OVERLAP_BIT, TITLE_CHARS_SHIFT, 
 from .search_lexicon import mined_pairs
 from .search_scoring import SCORE_SCALE, length_shares, score_postings
 
-FORMAT_VERSION = 15
+FORMAT_VERSION = 16
 """The layout of the index files. The engine refuses a manifest of another version ("search index out of date,
 reload") rather than reading it wrongly; raise it with every change the engine must follow."""
 SHARD_TARGET_BYTES = 12_000
@@ -89,6 +89,25 @@ def shard_of(term: str, shards: int, split: frozenset[str] = frozenset()) -> int
     for char in shard_key(term, split):
         h = ((h ^ ord(char)) * 0x01000193) & 0xFFFFFFFF
     return h % shards
+
+
+def shard_homes(synonyms: list[list[list[str]]]) -> dict[str, str]:
+    """term → the word whose shard holds it: each English term of a synonym group is kept in the shard of the group's
+    first word (or where that word is kept, when an earlier group placed it), with its first group when in several. A
+    query that reads a group fetches the shards of all its members; kept together, they are one file (oom, vram, gpu
+    with 显存不足), not one each: about a quarter of the t/ files a query fetches (docs/SEARCH.md, "A group's English
+    words in one shard"). A Chinese term keeps its own key: the query side finds those by the characters it typed.
+    analysis.js shardHomes computes the same from the manifest's synonyms."""
+    homes: dict[str, str] = {}
+    for group in synonyms:
+        words = [term for phrase in group for term in phrase]
+        if not words:
+            continue
+        home = homes.get(words[0], words[0])
+        for term in words:
+            if not HAN_CHARACTER.match(term):
+                homes.setdefault(term, home)
+    return homes
 
 
 @dataclass(frozen=True)
@@ -160,7 +179,8 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
     pinyin = _pinyin_shards(chinese)
     words = _typo_words(set(postings) | synonym_terms)
     completions = _completion_shards(postings, capped)
-    shards, split = _term_shards(postings, capped, chinese, dictionary_compounds(set(chinese)), messages)
+    shards, split = _term_shards(postings, capped, chinese, dictionary_compounds(set(chinese)), messages,
+                                 shard_homes(synonyms))
     absent = sorted(synonym_terms - postings.keys())
     # how many entries name each one in `related`: the words rule's links (docs/SEARCH.md, Ranking 2)
     linked = [len(base.linked_from.get(record.id, ())) for record in base.records]
@@ -172,11 +192,12 @@ def build_index(base: KnowledgeBase, lang: str, analyses: dict[str, EntryAnalysi
 
 
 def _term_shards(postings: dict[str, array], capped: dict[str, int], chinese: list[str], compounds: list[str],
-                 messages: dict[str, list]) -> tuple[list[dict], frozenset[str]]:
+                 messages: dict[str, list], homes: dict[str, str]) -> tuple[list[dict], frozenset[str]]:
     """t/<k>.json: the postings (and how many entries have a term whose postings are capped), the dictionary's words
     the entries say only in parts (`compounds`), the traditional and regional forms of the Chinese terms and of those
     words, and the error messages by their anchor term, by shard key; and the characters whose words are keyed by two
-    (`split_characters`). A form that is a term itself is listed too (核心, Taiwan's 内核): the query reads it both ways."""
+    (`split_characters`). A form that is a term itself is listed too (核心, Taiwan's 内核): the query reads it both ways.
+    A synonym group's English terms are kept where `homes` says (shard_homes)."""
     variants = {form: sorted(terms) for form, terms in chinese_variants(sorted([*chinese, *compounds])).items()}
     sizes = {term: len(term) * 3 + 6 * len(listed) for term, listed in postings.items()}
     for word in [*variants, *compounds]:  # a form that is a term too adds to the term's bytes (a compound never is one)
@@ -184,16 +205,20 @@ def _term_shards(postings: dict[str, array], capped: dict[str, int], chinese: li
     count = _shard_count(sum(sizes.values()) + sum(len(key) * 3 + 6 for listed in messages.values() for key in listed[1::2]))
     split = split_characters(sizes)
     shards: list[dict] = [{"terms": {}, "entries": {}, "variants": {}, "compounds": [], "messages": {}} for _ in range(count)]
+
+    def shard(term: str) -> dict:
+        return shards[shard_of(homes.get(term, term), count, split)]
+
     for term in sorted(postings):
-        shards[shard_of(term, count, split)]["terms"][term] = postings[term]
+        shard(term)["terms"][term] = postings[term]
     for term in sorted(capped):
-        shards[shard_of(term, count, split)]["entries"][term] = capped[term]
+        shard(term)["entries"][term] = capped[term]
     for word in compounds:
-        shards[shard_of(word, count, split)]["compounds"].append(word)
+        shard(word)["compounds"].append(word)
     for form in sorted(variants):
-        shards[shard_of(form, count, split)]["variants"][form] = variants[form]
+        shard(form)["variants"][form] = variants[form]
     for term in sorted(messages):
-        shards[shard_of(term, count, split)]["messages"][term] = messages[term]
+        shard(term)["messages"][term] = messages[term]
     return shards, split
 
 

@@ -306,7 +306,7 @@ test("the console error for an index of another format is written once, however 
   } finally {
     console.error = original;
   }
-  assert.deepEqual(errors, ["search: the index is format 7, this engine reads 15: reload the page"]);
+  assert.deepEqual(errors, ["search: the index is format 7, this engine reads 16: reload the page"]);
 });
 
 test("an entry shows two sections and three lines each (sectionsShown 2, linesShown 3); more fold away", async () => {

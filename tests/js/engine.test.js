@@ -11,7 +11,7 @@ const readings = load("readings");
 
 test("the stages, and the index format read", () => {
   assert.deepEqual(STAGE_NAMES, ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
-  assert.equal(FORMAT_VERSION, 15);
+  assert.equal(FORMAT_VERSION, 16);
 });
 
 test("an unknown stage or rule is refused", () => {
@@ -278,7 +278,7 @@ test("a manifest of another format: one console error, and the reload item for e
       assert.deepEqual(answer, { items: [[{ location: "./", title: "搜索索引已过期，请刷新页面", text: "", tags: [], score: 0, terms: {} }]],
         ranked: [], outdated: true });
     }
-    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 15: reload the page"]);
+    assert.deepEqual(errors, ["search: the index is format 1, this engine reads 16: reload the page"]);
     assert.deepEqual(log, ["manifest.json", "manifest.json"]);  // nothing else
   } finally {
     console.error = original;
@@ -521,11 +521,13 @@ test("likelySynonyms: the terms of the groups a phrase of the typed words or Chi
 });
 
 test("a synonym term no entry has is neither fetched nor read: its phrase still brings in the group", async () => {
-  // 32 shards: oom, vram, 显 and 存 each in a shard of its own; no entry has vram (the manifest lists it absent)
-  const files = index({ oom: [1, 100, TITLE], "显存": [0, 100, STEPS] }, 2, { synonyms: [[["oom"], ["vram"], ["显存"]]], shards: 32 });
+  // 32 shards: oom (and vram, kept with it), 显 and 爆 each in a shard of its own; no entry has vram or 爆显存 (the
+  // manifest lists them absent)
+  const files = index({ oom: [1, 100, TITLE], "显存": [0, 100, STEPS] }, 2,
+    { synonyms: [[["oom"], ["vram"], ["显存"], ["爆显存"]]], shards: 32 });
   const { shardOf } = load("analysis");
-  assert.equal(new Set(["oom", "vram", "显", "存"].map(t => shardOf(t, 32))).size, 4);
-  assert.deepEqual(files["manifest.json"].absentSynonymTerms, ["vram"]);
+  assert.equal(new Set(["oom", "显", "爆"].map(t => shardOf(t, 32))).size, 3);
+  assert.deepEqual(files["manifest.json"].absentSynonymTerms, ["vram", "爆显存"]);
   const searched = async (query, manifest = {}) => {
     const log = [];
     Object.assign(files["manifest.json"], manifest);
@@ -535,11 +537,25 @@ test("a synonym term no entry has is neither fetched nor read: its phrase still 
     return [ranked.map(r => [r.id, r.explain.units.flatMap(u => u.terms.map(t => t.term))]), shards];
   };
   const shard = term => `t/${shardOf(term, 32)}.json`;
-  // typed oom brings in 显存, not vram: vram's shard is not asked for
+  // typed oom brings in 显存, not vram nor 爆显存: 爆显存's shard is not asked for
   assert.deepEqual(await searched("oom"), [[["doc1", ["oom"]], ["doc0", ["显存"]]], [shard("oom"), shard("显")].sort()]);
   // typed vram still brings in its group
   assert.deepEqual((await searched("vram"))[0], [["doc1", ["oom"]], ["doc0", ["显存"]]]);
-  // the same index with vram not listed absent: its shard is fetched, to find nothing
-  assert.deepEqual((await searched("oom", { absentSynonymTerms: [] }))[1], [shard("oom"), shard("vram"), shard("显")].sort());
+  // the same index with nothing listed absent: 爆显存's shard is fetched, to find nothing
+  assert.deepEqual((await searched("oom", { absentSynonymTerms: [] }))[1], [shard("oom"), shard("显"), shard("爆")].sort());
+});
+
+test("a synonym group's English terms are kept in the shard of its first word: one file for them, not one each", async () => {
+  // 32 shards: 显, oom, vram and cuda each keyed to a shard of its own; the group's English terms kept in 显's
+  const { shardOf } = load("analysis");
+  assert.equal(new Set(["显", "oom", "vram", "cuda"].map(t => shardOf(t, 32))).size, 4);
+  const files = index({ cuda: [0, 100, TITLE], "显存不足": [1, 100, TITLE], oom: [2, 100, STEPS], vram: [3, 100, STEPS] }, 4,
+    { synonyms: [[["显存不足"], ["oom"], ["vram"]]], shards: 32 });
+  assert.deepEqual(Object.keys(files[`t/${shardOf("显", 32)}.json`].terms).sort(), ["oom", "vram", "显存不足"]);
+  const log = [];
+  const { ranked } = await new Engine(fetcher(files, log)).search("cuda vram");
+  // the typed words' shards and the group's: cuda's and 显's, where vram, oom and 显存不足 are
+  assert.deepEqual([...new Set(log.filter(p => p.startsWith("t/")))].sort(), [`t/${shardOf("cuda", 32)}.json`, `t/${shardOf("显", 32)}.json`].sort());
+  assert.deepEqual(ranked.map(r => r.id).sort(), ["doc0", "doc1", "doc2", "doc3"]);
 });
 

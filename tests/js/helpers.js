@@ -23,22 +23,25 @@ function makeIndex(terms, docs, { synonyms = [], entries = {}, words = {}, compl
   shards = 1, splitCharacters = "", maxTermChars = 12, scoreScale = 100, lang = "en", locations = {}, linkedFrom = Array(docs).fill(0),
   lengths = Array(docs).fill(100) } = {}) {
   const manifest = {
-    formatVersion: 15, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
+    formatVersion: 16, lang, docs, shards, splitCharacters, maxTermChars, version: "x", fields,
     titleCharsShift: [13, 21], aloneBit: 11, overlapBit: 12, scoreScale, stopwords, synonyms, pinyinShards: 1, syllables,
     absentSynonymTerms: [...new Set(synonyms.flat(2))].filter(term => !(term in terms)).sort(),
     wordLengths: Object.keys(words).map(Number).sort((a, b) => a - b), completionShards: 1, linkedFrom, lengths,
     messages: { none: "No results", closest: "Closest terms: {terms}", browse: "Tags", browseLocation: "tags/" },
   };
   const files = { "manifest.json": manifest, "p/0.json": pinyin, "c/0.json": completions };
-  // each term and form in the shard of its key (pitfalls/pages/search_index.py)
-  const { shardOf } = load("analysis");
+  // each term and form in the shard of its key, a synonym group's English terms in that of the group's first word
+  // (pitfalls/pages/search_index.py)
+  const { shardOf, shardHomes } = load("analysis");
+  const homes = shardHomes(synonyms);
+  const shard = term => files[`t/${shardOf(homes.get(term) ?? term, shards, splitCharacters)}.json`];
   for (let k = 0; k < shards; k++) files[`t/${k}.json`] = { terms: {}, entries: {}, variants: {}, compounds: [], messages: {} };
-  for (const [term, list] of Object.entries(terms)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].terms[term] = list;
+  for (const [term, list] of Object.entries(terms)) shard(term).terms[term] = list;
   // `entries`: term → how many entries have it, for a term whose postings the index capped
-  for (const [term, count] of Object.entries(entries)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].entries[term] = count;
-  for (const [form, list] of Object.entries(variants)) files[`t/${shardOf(form, shards, splitCharacters)}.json`].variants[form] = list;
+  for (const [term, count] of Object.entries(entries)) shard(term).entries[term] = count;
+  for (const [form, list] of Object.entries(variants)) shard(form).variants[form] = list;
   // `messages`: each entry's message keys in its d/ file; `anchored`: term → [entry, key, ...], in the term's shard
-  for (const [term, list] of Object.entries(anchored)) files[`t/${shardOf(term, shards, splitCharacters)}.json`].messages[term] = list;
+  for (const [term, list] of Object.entries(anchored)) shard(term).messages[term] = list;
   for (const [n, list] of Object.entries(words)) files[`w/${n}.json`] = list;
   for (let n = 0; n < docs; n++)
     files[`d/${n}.json`] = { location: locations[n] || `doc${n}/`, title: titles[n] || `doc ${n}`, tags: tags[n] || [],

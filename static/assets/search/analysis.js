@@ -155,6 +155,21 @@
     return h % shards;
   }
 
+  /* term → the word whose shard holds it (pitfalls/pages/search_index.py shard_homes): each English term of a synonym
+   * group (`synonyms`, the manifest's) in the shard of the group's first word, or where an earlier group put that word;
+   * with its first group when in several. A query that reads a group then fetches one file for its English words. */
+  function shardHomes(synonyms) {
+    const homes = new Map();
+    for (const group of synonyms) {
+      const words = group.flat();
+      if (!words.length) continue;
+      const home = homes.get(words[0]) ?? words[0];
+      for (const term of words)
+        if (!isHan(term) && !homes.has(term)) homes.set(term, home);
+    }
+    return homes;
+  }
+
   /* What to fetch the shards of to find every term that starts within the first `starts` characters of a run of
    * Chinese: each of those characters, and a split one (shardOf) with the character after it. */
   function shardProbes(text, split, starts = text.length) {
@@ -163,5 +178,5 @@
   }
 
   return { HAN, PIECES, normalize, keepWord, nameParts, stem, wordTerms, englishTerms, compounds, messageKey, messageChars,
-    messageIn, isHan, shardOf, shardProbes };
+    messageIn, isHan, shardOf, shardHomes, shardProbes };
 });

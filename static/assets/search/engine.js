@@ -23,10 +23,10 @@
   "use strict";
 
   const { defaultSearchOptions } = optionsModule;
-  const { PIECES, normalize, keepWord, stem, compounds, messageKey, shardOf, shardProbes } = analysis;
+  const { PIECES, normalize, keepWord, stem, compounds, messageKey, shardOf, shardHomes, shardProbes } = analysis;
   const { Query, excerpt, fillerSpans, stretches } = queryModule;
   const { STAGES, STAGE_NAMES } = readings;
-  const FORMAT_VERSION = 15;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
+  const FORMAT_VERSION = 16;  // the index layout this engine reads: pitfalls/pages/search_index.py FORMAT_VERSION
   const entryId = hit => hit.data.location.replace(/\/$/, "");  // an entry's id: its page's folder
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
@@ -60,6 +60,7 @@
         this.stopwords = new Set(manifest.stopwords);
         this.longestStopword = Math.max(0, ...manifest.stopwords.map(w => w.length));
         this.synonymTerms = new Set(manifest.synonyms.flat(2));
+        this.homes = shardHomes(manifest.synonyms);  // a group's English terms in its first word's shard
         this.absentTerms = new Set(manifest.absentSynonymTerms);  // synonym terms no entry has: never fetched nor added
         this.syllables = new Set(manifest.syllables.split(" "));
         this.tables = matching.entryTables(manifest, this.options);
@@ -82,7 +83,7 @@
 
     /* Fetches the t/ shards that hold `terms` (and their traditional forms); afterwards `postings` is synchronous. */
     async loadShards(terms) {
-      const numbers = new Set(terms.map(t => shardOf(t, this.manifest.shards, this.manifest.splitCharacters)));
+      const numbers = new Set(terms.map(t => this.shardNumber(t)));
       await Promise.all([...numbers].filter(n => !this.loaded.has(n))
         .map(async n => {
           const shard = await this.file(`t/${n}.json`);
@@ -90,8 +91,13 @@
         }));
     }
 
+    /* The number of the t/ shard that holds `term` (search_index.py: shard_of of its home). */
+    shardNumber(term) {
+      return shardOf(this.homes.get(term) ?? term, this.manifest.shards, this.manifest.splitCharacters);
+    }
+
     shard(term) {
-      return this.loaded.get(shardOf(term, this.manifest.shards, this.manifest.splitCharacters)) || NO_SHARD;
+      return this.loaded.get(this.shardNumber(term)) || NO_SHARD;
     }
 
     postings(term) {

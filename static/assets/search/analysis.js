@@ -161,8 +161,7 @@
   function shardHomes(synonyms) {
     const homes = new Map();
     for (const group of synonyms) {
-      const words = group.flat();
-      if (!words.length) continue;
+      const words = group.flat();  // an empty group has no first word, and no word to place
       const home = homes.get(words[0]) ?? words[0];
       for (const term of words)
         if (!isHan(term) && !homes.has(term)) homes.set(term, home);

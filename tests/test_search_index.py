@@ -300,14 +300,14 @@ def test_a_shard_is_fnv1a_over_the_code_points_of_the_shard_key():
 def test_a_synonym_groups_english_terms_are_kept_in_its_first_words_shard():
     groups = [[["显存不足"], ["oom"], ["out", "of", "memori"]], [["显存"], ["vram"], ["gpu", "memori"]],
               [["hang"], ["卡住"], ["freez"]], [["卡死"], ["hang"], ["stuck"]], [["freez"], ["假死"], ["frozen"]],
-              [[], ["nan"]], [[]]]
+              [[]], [[], ["nan"]]]
     assert shard_homes(groups) == {
         "oom": "显存不足", "out": "显存不足", "of": "显存不足", "memori": "显存不足",  # with its first group: memori
         "vram": "显存", "gpu": "显存",
         "hang": "hang", "freez": "hang",  # an English first word keeps its own key, and its group's go with it
         "stuck": "卡死",  # hang stays with its first group
         "frozen": "hang",  # a first word an earlier group placed takes its group there
-        "nan": "nan",  # an empty phrase is no first word
+        "nan": "nan",  # an empty phrase is no first word; after an empty group, the next ones are read
     }
     # the index puts them there: oom and vram (and a message listed under oom) in the shard of 显存不足 and 显存 (显),
     # cuda, in no group, in its own; 40 terms of 1,998 postings (12,000 bytes each) make 64 shards, the power of two

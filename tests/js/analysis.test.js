@@ -212,7 +212,7 @@ test("shardOf: FNV-1a over the code points of the term, a Chinese term by its fi
 test("shardHomes: a synonym group's English terms in its first word's shard, with their first group", () => {
   // the groups and homes of tests/test_search_index.py (search_index.py shard_homes)
   const groups = [[["显存不足"], ["oom"], ["out", "of", "memori"]], [["显存"], ["vram"], ["gpu", "memori"]],
-    [["hang"], ["卡住"], ["freez"]], [["卡死"], ["hang"], ["stuck"]], [["freez"], ["假死"], ["frozen"]], [[], ["nan"]], [[]]];
+    [["hang"], ["卡住"], ["freez"]], [["卡死"], ["hang"], ["stuck"]], [["freez"], ["假死"], ["frozen"]], [[]], [[], ["nan"]]];
   assert.deepEqual(Object.fromEntries(analysis.shardHomes(groups)), {
     oom: "显存不足", out: "显存不足", of: "显存不足", memori: "显存不足", vram: "显存", gpu: "显存",
     hang: "hang", freez: "hang", stuck: "卡死", frozen: "hang", nan: "nan" });

@@ -12,8 +12,9 @@ quick loop for working on the ranking (`--misses` lists every query whose entry 
 asked again at 172 entries, as a wiki grows, each query right also on the corpus entries judged (blind) an
 equally good answer to it.
 
-`--every-set`: the misses of every query set (SETS), one line each, as docs/SEARCH.md reports a change by: a change is
-kept when the readable sets' misses go down and the held-out ones' do not go up. With `--misses` it lists the misses of
+`--every-set`: the misses of every query set (SETS), one line each, then the readable and the held-out sets' in all,
+as docs/SEARCH.md reports a change by: a change is kept when the readable sets' misses go down and the held-out ones'
+do not go up. With `--misses` it lists the misses of
 the readable sets only: the held-out sets' are never printed. With `--entries N [--draws K]` it asks the corpus's sets
 of smaller wikis, the seed entries and K random draws of the corpus's, N entries in all: top-1 of each draw. With
 `--flips` and `--off` or `--options`, each set is asked as options.js has it and with the change: the misses of each, and
@@ -313,11 +314,16 @@ def every_set(off: tuple[str, ...], options: dict, misses: bool, keywords: bool 
     with `typing`, of the queries on the way to being typed whole (TYPINGS)."""
     answers = ask_sets(SETS, off, options, keywords=keywords, typing=typing)
     print(f"{'set':32} {'n':>4} {'misses':>6} {'top-1':>6} {'empty':>6}")
+    totals = {False: [0, 0], True: [0, 0]}  # held out → [asked, missed]: what a change is judged by (module docstring)
     for query_set in SETS:
         asked = answers[query_set]
         missed = sum(is_miss(query, ids) for query, ids in asked)
         empty = sum(not ids for _, ids in asked)
         print(f"{query_set.name:32} {len(asked):>4} {missed:>6} {1 - missed / len(asked) if asked else 0:>6.2f} {empty:>6}")
+        totals[query_set.held_out][0] += len(asked)
+        totals[query_set.held_out][1] += missed
+    for held_out, name in ((False, "readable sets, in all"), (True, "held-out sets, in all")):
+        print(f"{name:32} {totals[held_out][0]:>4} {totals[held_out][1]:>6}")
     if misses:
         for query_set in SETS:
             if not query_set.held_out:

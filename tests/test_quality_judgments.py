@@ -104,6 +104,9 @@ def test_every_set_lists_the_misses_of_the_readable_sets_only(monkeypatch, capsy
                           "independent 2, blind", "seed, independent 210", "seed held-out, independent 210",
                           "independent, blind, at 210", "independent 2, blind, at 210", "independent 3, blind"]
     assert all(n == misses and top1 == "0.00" and empty == "0" for n, misses, top1, empty in rows.values())
+    # the totals a change is judged by: every query of the seven readable sets, and of the nineteen held out
+    assert [line[:32].strip() for line in out[27:29]] == ["readable sets, in all", "held-out sets, in all"]
+    assert out[27][32:].split() == ["2140", "2140"] and out[28][32:].split() == ["3213", "3213"]
     listed = [line for line in out if line.startswith("MISS ")]
     assert len(listed) == sum(int(rows[name][0]) for name in ("seed", "seed at 172 entries", "corpus", "dev", "dev, at 210",
                                                               "dev 2, at 210", "dev 3")) > 0

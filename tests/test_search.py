@@ -169,9 +169,10 @@ CORPUS_TOP1_AT_LEAST = {  # with the entries' keywords: zh-word, mixed, colloqui
     # traditional (22 of 24) up when a common word of a synonym phrase stood for nothing; traditional (23 of 24) up with
     # words typed in the other order read as the word they make; en 26 of 26 with English conjunctions as filler;
     # full-width 24 of 25 since a stretch typed with its symbols counts (docker run --gpus all 报错: a specific entry's
-    # symptom states it), its floor what it reaches
-    "zh-phrase": 0.91, "zh-word": 0.92, "mixed": 0.92, "error": 0.96, "colloquial": 0.88, "en": 0.96, "pinyin": 0.96,
-    "traditional": 0.91, "regional": 0.83, "typo": 0.95, "digits": 0.96, "question": 0.92, "cross-language": 0.92,
+    # symptom states it), its floor what it reaches; zh-phrase and traditional 24 of 24 with the colloquial and regional
+    # keywords (digits 24 of 25, its floor what it reaches)
+    "zh-phrase": 0.95, "zh-word": 0.92, "mixed": 0.92, "error": 0.96, "colloquial": 0.88, "en": 0.96, "pinyin": 0.96,
+    "traditional": 0.95, "regional": 0.83, "typo": 0.95, "digits": 0.96, "question": 0.92, "cross-language": 0.92,
     "full-width": 0.96, "log-line": 0.92,
 }
 
@@ -205,8 +206,8 @@ def test_corpus_query_set_finds_the_right_entry_first(corpus_rankings):
 def test_the_12_entry_set_asked_at_172_entries_stays_where_it_is(corpus_site):
     """The public set of the 12 seed entries asked of the realistic corpus, as a wiki that grew (right also on the
     corpus entries judged blind as good an answer: bench/seed_queries_also_at_corpus.yml). Under node, the engine the
-    browser runs (the tests above compare the two). It finds 186 of 210 first (0.89); the floor is that less about
-    four queries: it guards what is reached, far below the goal of 0.95 (docs/SEARCH.md)."""
+    browser runs (the tests above compare the two). It finds 191 of 210 first (0.91); the floor is that less about
+    four queries: it guards what is reached, below the goal of 0.95 (docs/SEARCH.md)."""
     queries = with_judgments(QUERIES, ROOT / "bench" / "seed_queries_also_at_corpus.yml")
     firsts = []
     for lang in ("zh", "en"):
@@ -214,7 +215,7 @@ def test_the_12_entry_set_asked_at_172_entries_stays_where_it_is(corpus_site):
         for query, ranked in zip(asked, run_queries(corpus_site / lang / "search", [q["q"] for q in asked]), strict=True):
             firsts.append(bool(ranked) and ranked[0]["id"] in {query["id"], *query["also"]})
     assert len(firsts) == 210
-    assert sum(firsts) >= 182, f"top-1 {sum(firsts)} of 210"
+    assert sum(firsts) >= 187, f"top-1 {sum(firsts)} of 210"
 
 
 def test_cli_engine_ranks_like_the_browser(site, browser_rankings):

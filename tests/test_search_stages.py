@@ -30,7 +30,7 @@ GUARDS = [  # (stage or rule, query, the entry that must come first): all on the
     ("message", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 1 has a total capacity of "
                 "44.40 GiB of which 2.10 GiB is free.", "cuda-out-of-memory"),
     # the public corpus set's query (traditional: 读取, 数据集, 进程, 内存); 驗證時沒關梯度 顯存暴漲 guarded this until its
-    # entry's Taiwan keyword said it in traditional characters itself
+    # entry had a Taiwan keyword (驗證時顯示卡記憶體不夠) that says 驗證 in traditional characters itself
     ("variants", "讀取數據集時進程被殺 內存不夠", "host-ram-oom-killed-loading-dataset"),
     ("variants", "遠程主機指紋變了 連不上", "ssh-remote-host-identification-changed"),
     # the public corpus set's query: 顯存爆掉 is 显存 爆, read as 爆显存, a word of the vocabulary's OOM group; the DDP

@@ -240,10 +240,9 @@
 
   /* What is being typed and the index terms it begins: [[word, candidates]], English (the word being typed), Chinese
    * (the pinyin being typed), identifiers (the identifier being typed) and the last word the index has (which may be
-   * one begun too), each at most maxCandidates, their shards fetched;
-   * [] when nothing is being typed or the stage is off. A candidate's shard is fetched only for a last word or
-   * identifier that begins longer terms (its c/ file comes with the term shards: completionFiles). Asked by the typos
-   * and parts stages too, so they are found once a query. */
+   * one begun too), each at most maxCandidates, their shards fetched; [] when nothing is being typed or the stage is
+   * off. A candidate's shard is fetched only for a last word or identifier that begins longer terms (its c/ file comes
+   * with the term shards: completionFiles). Asked by the typos and parts stages too, so they are found once a query. */
   function completionCandidates(engine, query) {
     if (!query.completionCandidates) query.completionCandidates = (async () => {
       if (!engine.stages.has("completions")) return [];

@@ -251,6 +251,22 @@ def test_a_title_holds_a_piece_of_the_query_for_the_share_of_it_that_it_has():
     assert [(r["id"], r["explain"]["title"]) for r in results] == [("doc1", 0.5), ("doc0", 0.25)]
 
 
+def test_a_lone_character_agrees_with_a_title_only_in_a_query_of_characters():
+    # 显卡爆: 显卡 a word, 爆 a character no word of the query covers. doc0 has 爆 in its short title inside another
+    # word (爆掉 of 2 characters: match 0.5) and 显卡 in its symptoms, scoring higher; doc1 显卡 and 爆, a word of its
+    # own, in its tags. By the words value alone doc1 (0.8 of the query against 0.7); with 爆 taken for the title's
+    # agreement, doc0 would be first: 0.7 × (1 + 2 × 0.5 × 1/3) against 0.8
+    others = {"其他": [n for doc in range(2, 8) for n in (doc, 1, STEPS)]}
+    files = index({"显卡": [0, 900, SYMPTOMS, 1, 100, TAGS], "爆": [0, 900, TITLE | title_chars(2, 0), 1, 100, TAGS | ALONE],
+                   **others}, 8)
+    results = search(files, "显卡爆")
+    assert [(r["id"], r["explain"]["title"]) for r in results] == [("doc1", 0), ("doc0", 0)]
+    # a query of characters only has nothing else to agree with a title: 爆 alone, doc1's title (inside a word, 0.5)
+    # before doc0's tags (0.8, scoring higher), 0.5 × (1 + 2 × 0.5) against 0.8
+    files = index({"爆": [0, 900, TAGS | ALONE, 1, 100, TITLE | title_chars(2, 0)], **others}, 8)
+    assert [(r["id"], r["explain"]["title"]) for r in search(files, "爆")] == [("doc1", 0.5), ("doc0", 0)]
+
+
 def test_a_title_is_measured_in_the_scripts_of_the_query():
     # Both titles have alpha; 显存 is in both entries' steps, in neither title. Both are said in English too (10
     # letters; 5 and 2 Chinese characters): in the query's scripts doc1's title is the more covered (5 of 12 against

@@ -33,9 +33,11 @@ GUARDS = [  # (stage or rule, query, the entry that must come first): all on the
     # entry had a Taiwan keyword (驗證時顯示卡記憶體不夠) that says 驗證 in traditional characters itself
     ("variants", "讀取數據集時進程被殺 內存不夠", "host-ram-oom-killed-loading-dataset"),
     ("variants", "遠程主機指紋變了 連不上", "ssh-remote-host-identification-changed"),
-    # the public corpus set's query: 顯存爆掉 is 显存 爆, read as 爆显存, a word of the vocabulary's OOM group; the DDP
-    # entry, whose title says 显存爆掉, came first before
-    ("reorders", "訓練時顯存爆掉", "cuda-out-of-memory"),
+    # 权限没有了 (the topic first, as 显存爆了) is read as 没有权限, a phrase of the vocabulary's group of permission
+    # denied: the entry whose title says Permission denied (publickey), before the one on a private key's permissions.
+    # The public corpus set's 訓練時顯存爆掉 guarded this until a lone character (爆 of the DDP entry's title 显存爆掉)
+    # no longer counted in the title's agreement beside a word
+    ("reorders", "权限没有了 ssh 登不上", "ssh-permission-denied-publickey"),
     ("pinyin", "xiancun suipian", "cuda-oom-fragmentation-expandable-segments"),  # 显存碎片
     ("pinyin", "tidu leiji", "gradient-accumulation-loss-not-scaled"),  # 梯度累积
     ("typos", "ilegal memory acess was encounterd", "illegal-memory-access-debugging"),

@@ -272,6 +272,22 @@ test("a query of common characters only is weighed by them: the entry with one i
   assert.deepEqual(found[0].explain.commonCharacters, []);
 });
 
+test("a lone character agrees with a title only in a query of characters", async () => {
+  // 显卡爆: 显卡 a word, 爆 a character no word of the query covers. doc0 has 爆 in its short title inside another word
+  // (爆掉: 0.5) and 显卡 in its symptoms, scoring higher; doc1 has both in its tags, 爆 a word of its own. By the words
+  // value doc1 (0.8 of the query against 0.7); were 爆 taken for the title's agreement, doc0: 0.7 × (1 + 2 × 0.5 × 1/3)
+  const others = { "其他": [2, 3, 4, 5, 6, 7].flatMap(doc => [doc, 1, STEPS]) };
+  const mixed = index({ "显卡": [0, 900, SYMPTOMS, 1, 100, TAGS], "爆": [0, 900, TITLE | titleChars(2, 0), 1, 100, TAGS | ALONE],
+    ...others }, 8);
+  const found = await search(mixed, "显卡爆");
+  assert.deepEqual(found.map(r => [r.id, r.explain.title]), [["doc1", 0], ["doc0", 0]]);
+  assert.equal(found[1].explain.decidedBy, "words");
+  // a query of characters only has nothing else to agree with a title: 爆 alone, doc1's title (inside a word, 0.5)
+  // before doc0's tags (0.8, scoring higher): 0.5 × (1 + 2 × 0.5) against 0.8
+  const alone = index({ "爆": [0, 900, TAGS | ALONE, 1, 100, TITLE | titleChars(2, 0)], ...others }, 8);
+  assert.deepEqual((await search(alone, "爆")).map(r => [r.id, r.explain.title]), [["doc1", 0.5], ["doc0", 0]]);
+});
+
 test("a lone character found only inside the entry's longer words matches at half", async () => {
   // 爆: doc1 has it as a word of its own (ALONE), doc2 only inside longer words; doc0 scores higher
   const files = index({ "显存": [0, 900, STEPS, 1, 100, STEPS, 2, 100, STEPS], "爆": [0, 900, STEPS, 1, 100, STEPS | ALONE, 2, 100, TITLE] }, 16);

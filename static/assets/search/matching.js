@@ -166,6 +166,9 @@
     // is: the words rule measures a title in these (ranking.js titleShare)
     const weighed = [...query.weights.keys()];
     const queryScripts = { han: query.typedHan, latin: !weighed.every(isHan) };
+    // a lone character says the title is the query only in a query of characters: beside a word, it may sit inside
+    // another word of the title (爆 of 显存爆掉 for 显卡爆了), as the words value discounts it (characterWeight)
+    const titleCharacters = weighed.every(unit => query.characters.has(unit));
     for (const hit of hits.values()) {
       hit.queryScripts = queryScripts;
       hit.words = hit.titleWords = hit.typo = hit.score = hit.phrases = 0;
@@ -176,7 +179,7 @@
         hit.words += weight * found.match;
         // the share of the unit the title has, however it was read there (the words rule weighs the reading)
         const inTitle = (hit.title || []).filter(({ term }) => query.terms.get(term).units.includes(unit));
-        if (inTitle.length) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ term }) => ({ span: query.partSpan(term, unit), match: 1 })));
+        if (inTitle.length && (titleCharacters || !query.characters.has(unit))) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ term }) => ({ span: query.partSpan(term, unit), match: 1 })));
         hit.typo += found.penalty;
         hit.score += found.score;
       }

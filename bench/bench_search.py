@@ -195,7 +195,7 @@ def download_bytes(browser, url: str) -> dict[str, int]:
 
 def long_paste_line(browser, url: str) -> str:
     """What LONG_PASTE costs once the worker is loaded: files, bytes and ms (each Chinese character it has may start a
-    word, so it fetches the most term shards of any query: docs/SEARCH.md, "Heavy characters keyed by two")."""
+    word, so it fetches the most term shards of any query: docs/SEARCH-LOG.md, "Heavy characters keyed by two")."""
     ms, files = search_downloads(browser, url, LONG_PASTE, before="显存")
     return f"{len(files)} files, {sum(files.values()):,} B gzipped, {ms:.0f} ms"
 

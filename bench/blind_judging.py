@@ -10,7 +10,7 @@ engine's best other answer. The judge sees the query and the two entries' text (
 the query's language) as A and B, in random order, never an id or which one the set or the engine chose, and answers
 A, B, both (either serves the asker fully) or neither: `verdicts*.json`, a list of {n, verdict, why}. The score counts,
 for misses and controls apart, how often the judge chose the expected entry, the other, both or neither: a miss judged
-"both" or "other" is one the set's judgment, not the ranking, lost (docs/SEARCH.md, "Measured").
+"both" or "other" is one the set's judgment, not the ranking, lost (docs/SEARCH-LOG.md, "Are the misses the ranking's or the judgments'?").
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def assemble(out: Path, keep: frozenset[str] | None = None, corpora: tuple[Path,
     """Write the corpus as a content folder at `out` (created, or emptied first) and return it. `keep`: the corpus
     entries to write (all when None), as a smaller wiki would have them; the seed entries are always written, and a
     `related` id of an entry left out is dropped. `corpora`: the folders of entries (and tags) beside the seed's.
-    Without `keywords`, the entries as they were written before they had any (docs/SEARCH.md, "Keywords")."""
+    Without `keywords`, the entries as they were written before they had any (docs/SEARCH-LOG.md, "Keywords")."""
     if out.exists():
         shutil.rmtree(out)
     (out / "entries").mkdir(parents=True)

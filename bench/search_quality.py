@@ -12,13 +12,13 @@ quick loop for working on the ranking (`--misses` lists every query whose entry 
 asked again at 172 entries, as a wiki grows, each query right also on the corpus entries judged (blind) an
 equally good answer to it.
 
-`--every-set`: the misses of every query set (SETS), one line each, then the readable and the held-out sets' in all,
-as docs/SEARCH.md reports a change by: a change is kept when the readable sets' misses go down and the held-out ones'
-do not go up. With `--misses` it lists the misses of the readable sets only: the held-out sets' are never printed.
-With `--entries N [--draws K]` it asks the corpus's sets of smaller wikis, the seed entries and K random draws of the
-corpus's, N entries in all: top-1 of each draw. With `--flips` and `--off` or `--options`, each set is asked as
-options.js has it and with the change: the misses of each, and how many queries the change put right and put wrong (an
-engine change only: the index is the same).
+`--every-set`: the misses of every query set (SETS), one line each, then the readable and the held-out sets' in all, as
+docs/SEARCH.md reports a change by: a change is kept when the readable sets' misses go down and the held-out ones' do
+not go up (SEARCH.md, "How a change is kept", has the whole rule). With `--misses` it lists the misses of the readable
+sets only: the held-out sets' are never printed. With `--entries N [--draws K]` it asks the corpus's sets of smaller
+wikis, the seed entries and K random draws of the corpus's, N entries in all: top-1 of each draw. With `--flips` and
+`--off` or `--options`, each set is asked as options.js has it and with the change: the misses of each, and how many
+queries the change put right and put wrong (an engine change only: the index is the same).
 
 `--against-first`: the readable sets' queries, the right entry against the first where it missed and the second where
 it was first, on each factor of the words rule: whether the misses are lost on the words or on the order.

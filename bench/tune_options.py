@@ -1,7 +1,7 @@
 """Do the engine's weights sit where the readable query sets want them? A coordinate search over the ranking's
 weights of static/assets/search/options.js, choosing by the misses of one half of the readable sets (the queries at
 even positions, or odd) and reporting the other half, which never chooses: a gain that the other half does not share is
-the search fitting the queries it was shown, not a better engine. No held-out set is asked (docs/SEARCH.md, "Measured").
+the search fitting the queries it was shown, not a better engine. No held-out set is asked (docs/SEARCH-LOG.md, "The weights searched together").
 
     .venv/bin/python -m bench.tune_options [--by even|odd] [--passes 4]
 

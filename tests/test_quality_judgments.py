@@ -241,7 +241,7 @@ def test_blind_judging_tallies_what_the_judge_chose_and_refuses_a_missing_or_unk
 
 
 def test_the_recorded_blind_judgments_name_entries_readable_sets_and_verdicts_only():
-    """bench/blind_judgments_2026-12-05.yml, the measurement docs/SEARCH.md reports: no held-out set's query in it."""
+    """bench/blind_judgments_2026-12-05.yml, the measurement docs/SEARCH-LOG.md reports: no held-out set's query in it."""
     rows = yaml.safe_load((ROOT / "bench" / "blind_judgments_2026-12-05.yml").read_text(encoding="utf-8"))["judgments"]
     entries = {p.stem for folder in ("content/entries", "bench/corpus/entries") for p in (ROOT / folder).glob("*.yml")}
     readable = {query_set.name for query_set in search_quality.SETS if not query_set.held_out}

@@ -59,7 +59,7 @@ SHARD_TARGET_BYTES = 12_000
 """Postings per shard file, roughly: the shard count is the smallest power of two that gets there."""
 SPLIT_CHARACTER_BYTES = 2 * SHARD_TARGET_BYTES
 """A Chinese character whose words' postings would fill more than this (two shards' worth) has them keyed by their
-first two characters (`shard_key`). Measured at 5,000 records (docs/SEARCH.md, "Heavy characters keyed by two")."""
+first two characters (`shard_key`). Measured at 5,000 records (docs/SEARCH-LOG.md, "Heavy characters keyed by two")."""
 MIN_TYPO_TERM_CHARS = 3
 """English terms shorter than this are not offered as corrections of a typo (too many are one edit apart)."""
 CARRIED_FILES_MAX_BYTES = 262_144
@@ -95,7 +95,7 @@ def shard_homes(synonyms: list[list[list[str]]]) -> dict[str, str]:
     """term → the word whose shard holds it: each English term of a synonym group is kept in the shard of the group's
     first word (or where that word is kept, when an earlier group placed it), with its first group when in several. A
     query that reads a group fetches the shards of all its members; kept together, they are one file (oom, vram, gpu
-    with 显存不足), not one each: about a quarter of the t/ files a query fetches (docs/SEARCH.md, "A group's English
+    with 显存不足), not one each: about a quarter of the t/ files a query fetches (docs/SEARCH-LOG.md, "A group's English
     words in one shard"). A Chinese term keeps its own key: the query side finds those by the characters it typed.
     analysis.js shardHomes computes the same from the manifest's synonyms."""
     homes: dict[str, str] = {}

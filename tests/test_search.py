@@ -406,7 +406,7 @@ def test_search_command_names_where_an_entry_ranks_in_a_built_site(site):
 def test_entry_standing_below_the_results_listed(capsys):
     explain = {"rules": {"message": 0, "words": 0.356, "typo": 0, "score": 5}, "share": 0.324, "title": 0, "phrases": 0, "linkedFrom": 11,
                "length": 0.49, "decidedBy": "words", "message": None, "queryUnits": ["梯度检查点"], "common": [], "commonCharacters": [],
-               "units": [{"unit": "梯度检查点", "weight": 1.821, "match": 0.324,
+               "units": [{"unit": "梯度检查点", "weight": 1.821, "match": 0.324, "entries": 4,
                           "terms": [{"term": "梯度检查点", "reading": "typed", "fields": ["steps"]}]}]}
     result = {"id": "cuda-out-of-memory", "title": "显存不足 (CUDA out of memory)", "score": 5, "exact": False,
               "url": "http://127.0.0.1:8000/zh/cuda-out-of-memory/", "explain": explain}
@@ -416,7 +416,7 @@ def test_entry_standing_below_the_results_listed(capsys):
         "18. 显存不足 (CUDA out of memory)  [cuda-out-of-memory]  (5.00)",
         "    http://127.0.0.1:8000/zh/cuda-out-of-memory/",
         "    message 0  words 0.356 (share 0.324, title 0, linked from 11, length 0.49)  typo 0  score 5  (below the one before by: words)",
-        "    · 梯度检查点 (weight 1.821, match 0.324): 梯度检查点 (typed; steps)",
+        "    · 梯度检查点 (weight 1.821, match 0.324, in 4 entries): 梯度检查点 (typed; steps)",
     ]
     _print_standing("cuda-out-of-memory", {"matched": 69, "rank": 4, "result": result}, 10, explained=True)
     assert capsys.readouterr().out.splitlines() == ["[cuda-out-of-memory] is result 4 of the 69 entries the query matches"]
@@ -425,14 +425,15 @@ def test_entry_standing_below_the_results_listed(capsys):
 def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
     explain = {"rules": {"message": 2, "words": 0.5, "typo": 1, "score": 9.5}, "share": 0.4, "title": 0.25, "phrases": 0, "linkedFrom": 3, "length": 0.62, "decidedBy": "words",
                "message": "torch outofmemoryerror", "queryUnits": ["torch", "oom", "显存"],
-               "units": [{"unit": "torch", "weight": 2.262, "match": 1, "terms": [{"term": "torch", "reading": "typed", "fields": ["title", "steps"]}]},
-                         {"unit": "oom", "weight": 0.8, "match": 0.5, "terms": [{"term": "oom", "reading": "typed", "fields": ["tags"]},
+               "units": [{"unit": "torch", "weight": 2.262, "match": 1, "entries": 1,
+                          "terms": [{"term": "torch", "reading": "typed", "fields": ["title", "steps"]}]},
+                         {"unit": "oom", "weight": 0.8, "match": 0.5, "entries": 5.5, "terms": [{"term": "oom", "reading": "typed", "fields": ["tags"]},
                                                    {"term": "显存不足", "reading": "synonym", "fields": ["title"]}]}]}
     assert explanation(explain).split("\n") == [
         "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5  (below the one before by: words)",
         "    · error message: torch … outofmemoryerror",  # a signature's runs
-        "    · torch (weight 2.262, match 1): torch (typed; title steps)",
-        "    · oom (weight 0.8, match 0.5): oom (typed; tags), 显存不足 (synonym; title)",
+        "    · torch (weight 2.262, match 1, in 1 entry): torch (typed; title steps)",
+        "    · oom (weight 0.8, match 0.5, in 5.5 entries): oom (typed; tags), 显存不足 (synonym; title)",
         "    · not matched: 显存",
     ]
     assert unread(explain | {"common": [], "commonCharacters": []}) == []
@@ -442,7 +443,8 @@ def test_explain_prints_the_rules_the_message_found_and_each_matched_piece():
         "not read, a synonym phrase's word in more than a quarter of the entries: train (65 entries)",
         "not read, a lone character in more than a quarter of the entries: 卡 (66 entries)"]
     assert explanation(explain | {"message": None, "decidedBy": None}).split("\n")[:2] == [
-        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5", "    · torch (weight 2.262, match 1): torch (typed; title steps)"]
+        "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62)  typo 1  score 9.5",
+        "    · torch (weight 2.262, match 1, in 1 entry): torch (typed; title steps)"]
     # the share of the query in phrases the index has apart that the entry says as typed, when there is some
     assert explanation(explain | {"phrases": 0.57}).split("\n")[0] == (
         "    message 2  words 0.5 (share 0.4, title 0.25, linked from 3, length 0.62, phrases 0.57)  typo 1  score 9.5"

@@ -364,6 +364,10 @@ def test_rarity_has_a_floor_of_five_percent():
     files = index(terms, 40)
     assert rank(files, "alpha beta")[0] == "doc0"  # equal weights: doc0 wins on its score
     assert rank(files, "alpha beta", options={"rarityFloor": 0.02})[0] == "doc1"
+    # --explain gives the entries a unit is in, before the floor: alpha in one, weighed as in two
+    found = search(files, "alpha beta")
+    assert [(r["id"], u["unit"], u["weight"], u["entries"]) for r in found for u in r["explain"]["units"]] == [
+        ("doc0", "beta", 3.045, 2), ("doc1", "alpha", 3.045, 1), ("doc2", "beta", 3.045, 2)]
 
 
 def test_a_lone_character_counts_half_and_nothing_when_common():

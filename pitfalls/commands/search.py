@@ -61,8 +61,10 @@ def explanation(explain: dict) -> str:
     phrases whose words the index has only apart that the entry states as typed) and the rule
     that placed the entry below the one before it; the error message the message rule found (reduced to its letters,
     digits and Chinese; a signature's runs a `…` apart); then each piece of the query the entry matched: its weight
-    (its rarity) and how much of it the entry matched (by where and how it was read, 0 … 1), the share being the sum of
-    weight × match over the weight of all the query's pieces; with the terms, how each was read and where."""
+    (its rarity), how much of it the entry matched (by where and how it was read, 0 … 1), the share being the sum of
+    weight × match over the weight of all the query's pieces, and in how many entries the piece is (the count its
+    rarity is of, before the floor: a generic word the wiki says rarely shows as such); with the terms, how each was
+    read and where."""
     phrases = f", phrases {explain['phrases']:g}" if explain["phrases"] else ""
     factors = (f"share {explain['share']:g}, title {explain['title']:g}, linked from {explain['linkedFrom']}, "
                f"length {explain['length']:g}{phrases}")
@@ -74,7 +76,8 @@ def explanation(explain: dict) -> str:
     matched = {unit["unit"] for unit in explain["units"]}
     for unit in explain["units"]:
         terms = ", ".join(f"{t['term']} ({t['reading']}; {' '.join(t['fields'])})" for t in unit["terms"])
-        lines.append(f"    · {unit['unit']} (weight {unit['weight']:g}, match {unit['match']:g}): {terms}")
+        entries = f"{unit['entries']:g} {'entry' if unit['entries'] == 1 else 'entries'}"
+        lines.append(f"    · {unit['unit']} (weight {unit['weight']:g}, match {unit['match']:g}, in {entries}): {terms}")
     if missing := [unit for unit in explain["queryUnits"] if unit not in matched]:
         lines.append(f"    · not matched: {', '.join(missing)}")
     return "\n".join(lines)

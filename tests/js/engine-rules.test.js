@@ -162,8 +162,11 @@ test("rarity has a floor of five percent", async () => {
   const files = index({ alpha: [1, 100, STEPS], beta: [0, 900, STEPS, 2, 100, STEPS], gamma }, 40);
   assert.equal(await first(files, "alpha beta"), "doc0");  // equal weights: doc0 wins on its score
   assert.equal(await first(files, "alpha beta", { options: { rarityFloor: 0.02 } }), "doc1");
-  const [result] = await search(files, "alpha beta");
+  const [result, other] = await search(files, "alpha beta");
   assert.deepEqual(result.explain.units.map(u => u.weight), [3.045]);  // log(1 + 40 / 2)
+  // --explain gives the entries a unit is in, before the floor: alpha in one, weighed as in two
+  assert.deepEqual(other.explain.units.map(u => [u.unit, u.weight, u.entries]), [["alpha", 3.045, 1]]);
+  assert.deepEqual(result.explain.units.map(u => [u.unit, u.entries]), [["beta", 2]]);
 });
 
 test("a word of a synonym phrase in more than a quarter of the entries stands for nothing", async () => {
@@ -213,6 +216,7 @@ test("a unit counts as in the entries that have it whole; only where none does, 
   // and in part: 执行 in ten entries, 程序 in ten others, 行程 in one more, each half of 执行程序: ten and a half in all
   const halves = index({ "执行": listed(0, 10), "行程": [20, 100, STEPS], "程序": listed(10, 10) }, 40);
   assert.equal(await weight(halves, "执行程序", "执行程序"), 1.571);  // log(1 + 40 / 10.5)
+  assert.equal((await search(halves, "执行程序"))[0].explain.units[0].entries, 10.5);  // what --explain says it is in
 });
 
 test("a word of the query is as rare as its whole: the entry that has it whole before one with a rarer word and part of it", async () => {

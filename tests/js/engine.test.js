@@ -65,7 +65,7 @@ test("standing: an entry's place among every entry matched, past the ones listed
   const last = await engine.standing("alpha", "doc0");
   assert.deepEqual([last.matched, last.rank, last.result.id], [3, 3, "doc0"]);
   assert.equal(last.result.explain.decidedBy, "words");  // below doc1, whose symptoms beat its steps
-  assert.deepEqual(last.result.explain.units, [{ unit: "alpha", weight: 0.847, match: 0.2,  // log(1 + 4 / 3); the steps
+  assert.deepEqual(last.result.explain.units, [{ unit: "alpha", weight: 0.847, entries: 3, match: 0.2,  // log(1 + 4 / 3); the steps
     terms: [{ term: "alpha", reading: "typed", fields: ["steps"] }] }]);
   assert.equal(last.result.explain.message, null);
   const second = await engine.standing("alpha", "doc1");
@@ -93,8 +93,8 @@ test("explain: each rule's value, the rule that put an entry below the one befor
     length: 1,
     decidedBy: null,
     units: [
-      { unit: "alpha", weight: 0.916, match: 1, terms: [{ term: "alpha", reading: "typed", fields: ["title"] }] },
-      { unit: "beta", weight: 1.386, match: 0.8, terms: [{ term: "beta", reading: "typed", fields: ["symptoms", "steps"] }] },
+      { unit: "alpha", weight: 0.916, entries: 2, match: 1, terms: [{ term: "alpha", reading: "typed", fields: ["title"] }] },
+      { unit: "beta", weight: 1.386, entries: 1, match: 0.8, terms: [{ term: "beta", reading: "typed", fields: ["symptoms", "steps"] }] },
     ],
     queryUnits: ["alpha", "beta"],
     common: [], commonCharacters: [],

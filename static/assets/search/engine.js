@@ -305,14 +305,15 @@
 
     /* Why an entry ranks where it does: each rule's value, the share of the query it matches, how far its title is
      * the query, how many entries name it as related and its length over the average's (the words rule's factors; the
-     * length is in the share: its body matches were measured against it), the rule that put it below
-     * the one before, each matched piece of the query with its weight, its match and the terms that matched it, how
-     * they were read and where they are, and the error message the message rule found (its key), or null. */
+     * length is in the share: its body matches were measured against it), the rule that put it below the one before,
+     * each matched piece of the query with its weight, the entries its rarity counted (`entries`, before the floor),
+     * its match and the terms that matched it, how they were read and where they are, and the error message the
+     * message rule found (its key), or null. */
     explain(hit, before, query) {
       const fields = this.manifest.fields;
       const round = v => Math.round(v * 1000) / 1000;
       const units = [...query.weights.keys()].filter(unit => hit.units.has(unit)).map(unit => ({
-        unit, weight: round(query.weights.get(unit)), match: round(hit.units.get(unit).match),
+        unit, weight: round(query.weights.get(unit)), entries: round(query.entries.get(unit)), match: round(hit.units.get(unit).match),
         terms: [...hit.matched].filter(term => query.terms.get(term).units.includes(unit)).map(term => {
           const list = this.postings(term);
           let flags = 0;

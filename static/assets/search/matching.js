@@ -145,11 +145,13 @@
         matching.set(unit, count);
       }
     query.weights = new Map();
+    query.entries = new Map();  // unit → the n of its rarity (explain: how many entries match it)
     const common = [];  // [unit, weight, entries] of the lone characters in more than maxCharacterShare of the entries
     for (const unit of query.units()) {  // in the query's order, so that equal matches sum to equal values
       const found = matching.get(unit), least = atLeast.get(unit);
       if (!found) continue;
       const n = Math.max(found.whole, least.whole) || Math.max(found.any, least.any);
+      query.entries.set(unit, n);
       const character = query.characters.has(unit);
       const rarity = Math.log(1 + engine.manifest.docs / Math.max(n, engine.options.rarityFloor * engine.manifest.docs));
       if (character && n > engine.options.maxCharacterShare * engine.manifest.docs) common.push([unit, rarity * engine.options.characterWeight, n]);

@@ -24,7 +24,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.corpus import assemble
-from bench.search_quality import NEIGHBOURS, ROOT, SETS, QuerySet, ask_sets, is_miss, load_queries
+from bench.search_quality import NEIGHBOURS, ROOT, SETS, QuerySet, ask_sets, is_miss, load_queries, query_language
 from pitfalls.commands.cli import run_command
 from pitfalls.errors import PitfallsError
 
@@ -53,6 +53,11 @@ json.dump(answers, sys.stdout)
 """
 
 
+def last_line(text: str) -> str:
+    """A failed command's last line of output: what went wrong, for a one-line error."""
+    return (text.strip().splitlines() or ["(no output)"])[-1]
+
+
 def old_content(worktree: Path, at: str, work: Path) -> Path:
     """The entries a set at `at` is asked of, as the old commit can read them: its own seed entries, or today's corpora
     without keywords and with the old commit's vocabulary and categories."""
@@ -72,30 +77,35 @@ def ask_before(commit: str) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
         added = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), commit],
                                capture_output=True, text=True)
         if added.returncode != 0:
-            raise PitfallsError(f"--commit {commit}: git worktree add failed: {added.stderr.strip().splitlines()[-1]}")
+            raise PitfallsError(f"--commit {commit}: git worktree add failed: {last_line(added.stderr)}")
         try:
-            plan = {}
-            for at in sorted({query_set.at for query_set in SETS}):
-                queries = defaultdict(list)
-                for query_set in SETS:
-                    if query_set.at == at:
-                        for query in loaded[query_set]:
-                            queries[query.get("lang", "zh")].append(query["q"])
-                plan[at] = {"content": str(old_content(worktree, at, work)), "site": str(work / f"{at} site"),
-                            "queries": queries}
+            plan = {at: {"content": str(old_content(worktree, at, work)), "site": str(work / f"{at} site"), "queries": queries}
+                    for at, queries in queries_by_wiki(loaded).items()}
             done = subprocess.run([sys.executable, "-c", OLD_RUNNER], input=json.dumps(plan), capture_output=True,
                                   text=True, encoding="utf-8", cwd=worktree, env={**os.environ, "PYTHONPATH": str(worktree)})
             if done.returncode != 0:
-                raise PitfallsError(f"the engine of {commit} failed: {done.stderr.strip().splitlines()[-1]}")
+                raise PitfallsError(f"the engine of {commit} failed: {last_line(done.stderr)}")
             returned = json.loads(done.stdout)
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], capture_output=True)
-    answers = {}
-    for at, by_lang in returned.items():
-        remaining = {lang: iter(ids) for lang, ids in by_lang.items()}
-        for query_set in (s for s in SETS if s.at == at):
-            answers[query_set] = [(query, next(remaining[query.get("lang", "zh")])) for query in loaded[query_set]]
-    return answers
+    return answers_by_set(loaded, returned)
+
+
+def queries_by_wiki(loaded: dict[QuerySet, list[dict]]) -> dict[str, dict[str, list[str]]]:
+    """wiki (`at`) → site language → the queries asked there, the sets' in their order, each set's queries in theirs."""
+    asked: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for query_set, queries in loaded.items():
+        for query in queries:
+            asked[query_set.at][query_language(query)].append(query["q"])
+    return asked
+
+
+def answers_by_set(loaded: dict[QuerySet, list[dict]], returned: dict[str, dict[str, list[list[str]]]]
+                   ) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
+    """Each set's queries with the ids the old engine returned, `returned` in the order `queries_by_wiki` asked."""
+    remaining = {at: {lang: iter(ids) for lang, ids in by_lang.items()} for at, by_lang in returned.items()}
+    return {query_set: [(query, next(remaining[query_set.at][query_language(query)])) for query in queries]
+            for query_set, queries in loaded.items()}
 
 
 def top1(asked: list[tuple[dict, list[str]]]) -> float:

@@ -99,8 +99,8 @@ def _firsts(search_dir, queries: list[str], off: tuple[str, ...] = ()) -> list[s
 
 def test_the_public_set_finds_the_same_first_entry_however_it_is_written(seed_search_dirs):
     """Every query of the public set, typed in full-width characters, in traditional characters or with Hong Kong or
-    Taiwan wording (OpenCC), finds the entry it finds as typed (docs/SEARCH-LOG.md, "The same question in another script").
-    With the variants stage off, traditional queries find other entries: the test reads them through it."""
+    Taiwan wording (OpenCC), finds the entry it finds as typed (docs/SEARCH-LOG.md, "The same question in another
+    script"). With the variants stage off, traditional queries find other entries: the test reads them through it."""
     convert = {name: converter(name) for name in ("full-width", "s2t", "s2hk", "s2twp")}
     queries = yaml.safe_load((ROOT / "tests" / "search_queries.yml").read_text(encoding="utf-8"))["queries"]
     for lang, conversions in (("zh", ("full-width", "s2t", "s2hk", "s2twp")), ("en", ("full-width",))):

@@ -20,7 +20,8 @@ MIN_DICE = 0.7
 """A pair is kept when the segments that have both are at least this share of those that have either (the Dice
 coefficient, 2 × both / (those with the Chinese word + those with the English one)): a word that also goes with
 others is no one's translation. 0.7, not 0.8: the pairs between are still translations (模块 module, 服务器 server,
-确定性 deterministic); below 0.7 they loosen (国内 mirror, 源码 prebuilt): docs/SEARCH-LOG.md, "The lexicon's threshold lowered to 0.7"."""
+确定性 deterministic); below 0.7 they loosen (国内 mirror, 源码 prebuilt): docs/SEARCH-LOG.md, "The lexicon's threshold
+lowered to 0.7"."""
 
 Segment = tuple[tuple[str, ...], tuple[str, ...]]
 """A segment written in both languages: its Chinese words, its English terms, each once (tuples, not sets: every

@@ -4,8 +4,8 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { makeIndex: index, titleChars, search, rank, matches, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP } =
-  require("./helpers.js");
+const { makeIndex: index, titleChars, search, rank, matches, fetcher, load, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION,
+  ALONE, OVERLAP } = require("./helpers.js");
 
 const first = async (files, query, settings) => (await rank(files, query, settings))[0];
 
@@ -479,6 +479,29 @@ test("two Chinese words typed next to each other are read in the other order as 
     { synonyms: [[["爆显存"], ["显存不足"]]] });
   assert.deepEqual(await rank(vocabulary, "显存爆"), ["doc0", "doc1"]);
   assert.deepEqual(await rank(vocabulary, "显存爆", { off: ["reorders"] }), ["doc0"]);
+});
+
+test("the reorders stage fetches no file of its own: a converted word's pair waits for the shards the query fetches anyway", async () => {
+  // 爆顯存: 顯存 is 显存 (its t/ shard says so), and the pair 显存爆 is keyed by 显, a character not typed; 显存's synonym
+  // 内存 is in a shard of its own. Files come in waves: each wave the engine asks for is answered at once.
+  const files = index({ "显存": [0, 900, TITLE], "内存": [1, 100, TITLE], "爆": [0, 900, STEPS] }, 2,
+    { shards: 16, variants: { "顯存": ["显存"] }, synonyms: [[["显存"], ["内存"]]] });
+  const waves = async off => {
+    const pending = [], answer = fetcher(files);
+    const engine = new (load("engine").Engine)(file => new Promise((resolve, reject) => pending.push(() => answer(file).then(resolve, reject))),
+      { off });
+    let done = false, count = 0;
+    const search = engine.search("爆顯存").finally(() => { done = true; });
+    while (!done) {
+      await new Promise(resolve => setImmediate(resolve));
+      if (pending.length) { count++; pending.splice(0).forEach(go => go()); }
+    }
+    await search;
+    return count;
+  };
+  // the manifest, the typed characters' shards, then 显 and 内 together, then the entries' d/ files
+  assert.equal(await waves([]), 4);
+  assert.equal(await waves(["reorders"]), 4);
 });
 
 test("a word being typed is read as the Chinese terms whose pinyin it begins, the shortest readings first", async () => {

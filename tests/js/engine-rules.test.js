@@ -4,8 +4,8 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { makeIndex: index, titleChars, search, rank, matches, fetcher, load, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION,
-  ALONE, OVERLAP } = require("./helpers.js");
+const { makeIndex: index, titleChars, search, rank, matches, waves, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE,
+  OVERLAP } = require("./helpers.js");
 
 const first = async (files, query, settings) => (await rank(files, query, settings))[0];
 
@@ -486,22 +486,24 @@ test("the reorders stage fetches no file of its own: a converted word's pair wai
   // 内存 is in a shard of its own. Files come in waves: each wave the engine asks for is answered at once.
   const files = index({ "显存": [0, 900, TITLE], "内存": [1, 100, TITLE], "爆": [0, 900, STEPS] }, 2,
     { shards: 16, variants: { "顯存": ["显存"] }, synonyms: [[["显存"], ["内存"]]] });
-  const waves = async off => {
-    const pending = [], answer = fetcher(files);
-    const engine = new (load("engine").Engine)(file => new Promise((resolve, reject) => pending.push(() => answer(file).then(resolve, reject))),
-      { off });
-    let done = false, count = 0;
-    const search = engine.search("爆顯存").finally(() => { done = true; });
-    while (!done) {
-      await new Promise(resolve => setImmediate(resolve));
-      if (pending.length) { count++; pending.splice(0).forEach(go => go()); }
-    }
-    await search;
-    return count;
-  };
   // the manifest, the typed characters' shards, then 显 and 内 together, then the entries' d/ files
-  assert.equal(await waves([]), 4);
-  assert.equal(await waves(["reorders"]), 4);
+  assert.equal(await waves(files, "爆顯存"), 4);
+  assert.equal(await waves(files, "爆顯存", { off: ["reorders"] }), 4);
+});
+
+test("the pinyin stage waits for its terms' shards with the query's last fetch, not a round trip before it", async () => {
+  // xiancun is 显存 (the p/ shard says so); 显存's synonym 内存 is in another shard, fetched once 显存 is read
+  const files = index({ "显存": [0, 900, TITLE], "内存": [1, 100, TITLE] }, 2,
+    { shards: 16, pinyin: { xiancun: ["显存"] }, synonyms: [[["显存"], ["内存"]]] });
+  assert.deepEqual(await rank(files, "xiancun"), ["doc0", "doc1"]);
+  // the manifest, the typed word's shard with the p/ shard, then 显 and 内 together, then the d/ files
+  assert.equal(await waves(files, "xiancun"), 4);
+  // asked for with the phase's other fetches: the parts of opset14, which the index lacks whole, are fetched in that
+  // phase, and 显 goes with them rather than alone after them
+  const parts = index({ "显存": [0, 900, TITLE], opset: [1, 100, TITLE], 14: [1, 100, TITLE] }, 2,
+    { shards: 16, pinyin: { xiancun: ["显存"] } });
+  assert.equal(await waves(parts, "xiancun opset14"), 4);
+  assert.equal(await waves(parts, "xiancun opset14", { off: ["pinyin"] }), 4);
 });
 
 test("a word being typed is read as the Chinese terms whose pinyin it begins, the shortest readings first", async () => {

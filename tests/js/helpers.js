@@ -61,6 +61,22 @@ function fetcher(files, log = []) {
   };
 }
 
+/* How many waves of files `query` waits on, from a fresh engine over `files`: each wave the engine asks for is
+ * answered at once, once nothing else is left to run (the manifest is the first wave). */
+async function waves(files, query, settings = {}) {
+  const { Engine } = load("engine");
+  const pending = [], answer = fetcher(files);
+  const engine = new Engine(file => new Promise((resolve, reject) => pending.push(() => answer(file).then(resolve, reject))), settings);
+  let done = false, count = 0;
+  const search = engine.search(query).finally(() => { done = true; });
+  while (!done) {
+    await new Promise(resolve => setImmediate(resolve));
+    if (pending.length) { count++; pending.splice(0).forEach(go => go()); }
+  }
+  await search;
+  return count;
+}
+
 function engineFor(files, settings = {}) {
   const { Engine } = load("engine");
   return new Engine(fetcher(files), settings);
@@ -107,5 +123,5 @@ async function until(condition, ms = 2000) {
   for (let waited = 0; !condition() && waited < ms; waited += 5) await new Promise(resolve => setTimeout(resolve, 5));
 }
 
-module.exports = { storeIdle, until, load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, engineFor,
+module.exports = { storeIdle, until, load, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE, OVERLAP, FIELDS, titleChars, makeIndex, fetcher, waves, engineFor,
   search, rank, matches, READINGS };

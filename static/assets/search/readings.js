@@ -331,10 +331,12 @@
     return readings;
   }
 
-  /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span. */
-  async function readPinyin(engine, query) {
+  /* Letters read as pinyin: the Chinese terms (of 2+ characters) the index has for each span (the p/ shard lists
+   * them). Their t/ shards are asked for now, with the phase's other fetches, and waited for with the query's last
+   * fetch, with the shards of the synonyms they bring: not a round trip before those. */
+  function readPinyin(engine, query) {
     const readings = pinyinReadings(engine, query);
-    await engine.loadShards(readings.flatMap(([, , terms]) => terms));
+    engine.loadShards(readings.flatMap(([, , terms]) => terms)).catch(() => {});  // a failed one is asked again then
     // A reading stands for the longest stretch read that contains it (xiancun in xiancunbuzu, which it covers in
     // part); a stretch that is exactly one typed word stands for that word, the same piece of the query.
     const wordAt = new Map(query.words.map(w => [`${w.start} ${w.start + w.text.length}`, w.unit]));

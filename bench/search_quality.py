@@ -177,6 +177,19 @@ def load_queries(path: Path, also: Path | None = None) -> list[dict]:
     return with_judgments(queries, also) if also else queries
 
 
+def set_queries(query_set: QuerySet) -> list[dict]:
+    """The queries of one of SETS, with its judgments."""
+    return load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also)
+
+
+def grouped_by_kind(results: list[tuple[dict, list[str]]]) -> dict[str, list[tuple[dict, list[str]]]]:
+    """Each kind of query (in the order the results first have it) → its queries with the ids returned."""
+    kinds: dict[str, list[tuple[dict, list[str]]]] = defaultdict(list)
+    for query, ids in results:
+        kinds[query["kind"]].append((query, ids))
+    return kinds
+
+
 def describe_miss(query: dict, ids: list[str]) -> str:
     """A missed query, the rank of its entry and the entries that came first, in one line."""
     rank = next((i + 1 for i, id_ in enumerate(ids) if id_ in expected_ids(query)), None)
@@ -190,9 +203,7 @@ def is_miss(query: dict, ids: list[str]) -> bool:
 
 def report(results: list[tuple[dict, list[str]]], misses: bool = False) -> dict[str, float]:
     """Print the table; return top-1 per kind (and 'all')."""
-    by_kind: dict[str, list[tuple[dict, list[str]]]] = defaultdict(list)
-    for query, ids in results:
-        by_kind[query["kind"]].append((query, ids))
+    by_kind = grouped_by_kind(results)
     by_kind["all"] = results
     top1 = {}
     print(f"{'kind':14} {'n':>4} {'top-1':>6} {'top-3':>6} {'MRR':>6} {'empty':>6}")
@@ -284,7 +295,7 @@ def set_asker(sets: tuple[QuerySet, ...], keep: frozenset[str] | None = None, ke
               ) -> Iterator[Callable[[tuple[str, ...], dict | None], dict[QuerySet, list[tuple[dict, list[str]]]]]]:
     """`ask_sets` as a function of the engine's stages switched off and options, the indexes written once: what a
     search over the options asks many times (bench/tune_options.py)."""
-    loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in sets}
+    loaded = {query_set: set_queries(query_set) for query_set in sets}
     if typing:
         loaded = {query_set: TYPINGS[typing](queries) for query_set, queries in loaded.items()}
     with tempfile.TemporaryDirectory(prefix="pitfalls-corpus-") as tmp:

@@ -7,7 +7,7 @@ query of a held-out set is printed.
 Before: the commit's engine, vocabulary and index builder, checked out into a temporary git worktree and run in a
 process of its own (its `pitfalls` package is not this one); its own seed entries, and the corpora as
 `corpus.assemble` writes them today without keywords (no entry had any then). Now, without keywords: this engine on
-those same entries, what the ranking and the vocabulary do alone. Now: this engine with the entries' keywords. About
+those same entries, what the ranking and the vocabulary do alone. Now: this engine with the entries' keywords. Two to
 three minutes under node.
 """
 
@@ -24,7 +24,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.corpus import assemble
-from bench.search_quality import NEIGHBOURS, ROOT, SETS, QuerySet, ask_sets, is_miss, load_queries, query_language
+from bench.search_quality import NEIGHBOURS, ROOT, SETS, QuerySet, ask_sets, grouped_by_kind, is_miss, query_language, set_queries
 from pitfalls.commands.cli import run_command
 from pitfalls.errors import PitfallsError
 
@@ -71,7 +71,7 @@ def old_content(worktree: Path, at: str, work: Path) -> Path:
 
 def ask_before(commit: str) -> dict[QuerySet, list[tuple[dict, list[str]]]]:
     """Each set's queries with the ids the engine of `commit` returns."""
-    loaded = {query_set: load_queries(ROOT / query_set.queries, query_set.also and ROOT / query_set.also) for query_set in SETS}
+    loaded = {query_set: set_queries(query_set) for query_set in SETS}
     with tempfile.TemporaryDirectory(prefix="pitfalls-before-") as tmp:
         work, worktree = Path(tmp), Path(tmp) / "worktree"
         added = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), commit],
@@ -113,10 +113,7 @@ def top1(asked: list[tuple[dict, list[str]]]) -> float:
 
 
 def by_kind(asked: list[tuple[dict, list[str]]]) -> dict[str, float]:
-    kinds: dict[str, list] = defaultdict(list)
-    for query, ids in asked:
-        kinds[query["kind"]].append((query, ids))
-    return {kind: top1(pairs) for kind, pairs in kinds.items()}
+    return {kind: top1(pairs) for kind, pairs in grouped_by_kind(asked).items()}
 
 
 def run(args: argparse.Namespace) -> None:

@@ -4,7 +4,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { makeIndex: index, titleChars, search, rank, matches, waves, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE,
+const { makeIndex: index, titleChars, search, rank, matches, waves, load, fetcher, READINGS, TITLE, TAGS, QUICK_FIX, SYMPTOMS, STEPS, TRANSLATION, ALONE,
   OVERLAP } = require("./helpers.js");
 
 const first = async (files, query, settings) => (await rank(files, query, settings))[0];
@@ -504,6 +504,26 @@ test("the pinyin stage waits for its terms' shards with the query's last fetch, 
     { shards: 16, pinyin: { xiancun: ["显存"] } });
   assert.equal(await waves(parts, "xiancun opset14"), 4);
   assert.equal(await waves(parts, "xiancun opset14", { off: ["pinyin"] }), 4);
+});
+
+test("the typos stage asks for its candidates' synonyms with the candidates, not a round trip after them", async () => {
+  // dirver is driver misspelt (w/6 lists it); with the typed nvidia it makes the phrase of 驱动's group. Shards of 16:
+  // nvidia t/14, dirver t/1, driver t/15 (the home of its first group), 驱动 t/12; not read: 公版驱动 (no entry has
+  // it) t/11, 内存 t/0 (a group of no candidate), 闪退 t/13 (its phrase driver crash is not all typed or corrected)
+  const files = index({ nvidia: [0, 100, TITLE], driver: [0, 100, TITLE], "驱动": [1, 100, TITLE], "内存": [1, 100, STEPS],
+    "闪退": [1, 100, STEPS] }, 2, { shards: 16, words: { 6: ["driver"] },
+    synonyms: [[["driver", "crash"], ["闪退"]], [["nvidia", "driver"], ["驱动"], ["公版驱动"]], [["memori"], ["内存"]]] });
+  assert.deepEqual(await rank(files, "nvidia dirver"), ["doc0", "doc1"]);
+  // the manifest, the typed words' shards with w/6, then driver's and 驱动's together, then the d/ files
+  assert.equal(await waves(files, "nvidia dirver"), 4);
+  const shardsAsked = async settings => {
+    const { Engine } = load("engine"), log = [];
+    await new Engine(fetcher(files, log), settings).search("nvidia dirver");
+    return log.filter(name => name.startsWith("t/")).sort();
+  };
+  assert.deepEqual(await shardsAsked({}), ["t/1.json", "t/12.json", "t/14.json", "t/15.json"]);
+  // without the synonyms stage nothing of 驱动 is asked for
+  assert.deepEqual(await shardsAsked({ off: ["synonyms"] }), ["t/1.json", "t/14.json", "t/15.json"]);
 });
 
 test("a word being typed is read as the Chinese terms whose pinyin it begins, the shortest readings first", async () => {

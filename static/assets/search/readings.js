@@ -148,15 +148,27 @@
   }
 
   /* Each word that may be misspelt with the index terms within its edit limit, the nearest maxCandidates, their shards
-   * fetched: [[word, [[term, distance]]]]. */
+   * fetched: [[word, [[term, distance]]]]. The shards of the synonyms a candidate would bring are asked for with them
+   * and waited for with the query's last fetch: not a round trip after the corrections' (dirver: driver, then 驱动). */
   async function typoCandidates(engine, query) {
     const words = await Promise.all(misspeltWords(engine, query).map(async word => {
       const limit = typos.editLimit(word.text, engine.options.typoMinChars);
       const candidates = typos.withinEdits(stem(word.text), await wordLists(engine, word.text, limit), limit);
       return [word, candidates.slice(0, engine.options.maxCandidates)];
     }));
-    await engine.loadShards(words.flatMap(([, candidates]) => candidates.map(([term]) => term)));
+    const terms = words.flatMap(([, candidates]) => candidates.map(([term]) => term));
+    engine.loadShards(synonymsOf(engine, query, terms)).catch(() => {});  // a failed one is asked again then
+    await engine.loadShards(terms);
     return words;
+  }
+
+  /* The terms of the synonym groups with a phrase that `corrections` complete, alone or with the query's typed words
+   * (memori of out of memroy): what the synonyms stage reads if one of them is taken. */
+  function synonymsOf(engine, query, corrections) {
+    if (!engine.stages.has("synonyms")) return [];
+    const candidate = new Set(corrections), typed = new Set(query.words.map(w => stem(w.text)));
+    return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.some(t => candidate.has(t))
+      && phrase.every(t => candidate.has(t) || typed.has(t)))).flat(2).filter(term => !engine.absentTerms.has(term));
   }
 
   /* What is being typed where it begins index terms (completionCandidates): read as those terms, so its words are

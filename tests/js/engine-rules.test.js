@@ -498,12 +498,21 @@ test("the pinyin stage waits for its terms' shards with the query's last fetch, 
   assert.deepEqual(await rank(files, "xiancun"), ["doc0", "doc1"]);
   // the manifest, the typed word's shard with the p/ shard, then 显 and 内 together, then the d/ files
   assert.equal(await waves(files, "xiancun"), 4);
-  // asked for with the phase's other fetches: the parts of opset14, which the index lacks whole, are fetched in that
-  // phase, and 显 goes with them rather than alone after them
-  const parts = index({ "显存": [0, 900, TITLE], opset: [1, 100, TITLE], 14: [1, 100, TITLE] }, 2,
-    { shards: 16, pinyin: { xiancun: ["显存"] } });
-  assert.equal(await waves(parts, "xiancun opset14"), 4);
-  assert.equal(await waves(parts, "xiancun opset14", { off: ["pinyin"] }), 4);
+  // asked for with the phase's other fetches: the shard of dirver's correction (driver, t/15) is fetched in that phase,
+  // and 内存's (t/0) goes with it rather than alone after it (neicun and dirver t/7 and t/1)
+  const typo = index({ "内存": [0, 900, TITLE], driver: [1, 100, TITLE] }, 2,
+    { shards: 16, syllables: "nei cun", pinyin: { neicun: ["内存"] }, words: { 6: ["driver"] } });
+  assert.equal(await waves(typo, "neicun dirver"), 4);
+  assert.equal(await waves(typo, "neicun dirver", { off: ["pinyin"] }), 4);
+});
+
+test("the parts of a name with digits are fetched with the typed words' shards, not a round trip after them", async () => {
+  // opset14: the index has opset and 14, not the name whole; their shards are asked for before the typed ones say so
+  const files = index({ onnx: [0, 100, TITLE], opset: [1, 100, TITLE], 14: [1, 100, TITLE] }, 2, { shards: 16 });
+  assert.deepEqual(await rank(files, "opset14"), ["doc1"]);
+  // the manifest, the typed words' shards with the parts', then the d/ files
+  assert.equal(await waves(files, "opset14"), 3);
+  assert.equal(await waves(files, "opset14", { off: ["parts"] }), 2);
 });
 
 test("the typos stage asks for its candidates' synonyms with the candidates, not a round trip after them", async () => {

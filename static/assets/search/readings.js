@@ -23,7 +23,7 @@
   const STAGES = [
     ["variants", { phase: 1, piece: variants }],
     ["reorders", { phase: 1, read: readReorders }],
-    ["parts", { phase: 1, read: readParts }],
+    ["parts", { phase: 1, prefetch: partShards, read: readParts }],
     ["typos", { phase: 1, prefetch: typoLists, read: readTypos }],
     ["completions", { phase: 1, prefetch: completionFiles, read: readCompletions }],
     ["pinyin", { phase: 1, prefetch: pinyinShards, read: readPinyin }],
@@ -77,11 +77,17 @@
       && !engine.meanings(stem(w.text)).length);
   }
 
+  /* Prefetch: the shards of the parts of every name with digits typed, with the term shards, which tell whether the
+   * index has the name whole: a name it lacks is then read by its parts without a round trip of its own. */
+  function partShards(engine, query) {
+    return engine.loadShards(query.words.flatMap(w => nameParts(w.text)));
+  }
+
   /* A name with digits the index lacks, by its parts: opset14 → opset, 14; not the name being typed where it begins
    * index terms (fail2b is fail2ban half typed, not fail, 2 and b). */
   async function readParts(engine, query) {
     const parts = unknownWords(engine, query).flatMap(word => nameParts(word.text).map(part => [word, part]));
-    const [completing] = await Promise.all([completingWords(engine, query), engine.loadShards(parts.map(([, part]) => part))]);
+    const completing = await completingWords(engine, query);
     return parts.filter(([word, part]) => engine.postings(part) && !beingTyped(completing, word)).map(([word, part]) => [part, {
       units: [word.unit], span: [word.start, word.start + word.text.length], surface: word.text,
       ...engine.reading("parts"),

@@ -35,14 +35,19 @@
    * or pieces of its Chinese, or a Chinese word of one phrase typed in the other order: reorders), fetched with the
    * first shards: the synonyms stage then needs no round trip. */
   function likelySynonyms(engine, query) {
-    if (!engine.stages.has("synonyms")) return [];
     const words = new Set(query.words.map(w => stem(w.text)));
     const inRun = text => query.runs.some(run => run.text.includes(text));
     const reordered = term => engine.stages.has("reorders") && isHan(term)
       && [...term].some((_, k) => inRun(term.slice(k) + term.slice(0, k)));
     const typed = term => words.has(term) || inRun(term);
-    return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.length
-      && (phrase.every(typed) || (phrase.length === 1 && reordered(phrase[0]))))).flat(2)
+    return groupTerms(engine, phrase => phrase.every(typed) || (phrase.length === 1 && reordered(phrase[0])));
+  }
+
+  /* The terms of the synonym groups with a phrase `brings` says the query may bring in, to fetch their shards ahead of
+   * the synonyms stage (none with that stage off, nor a term no entry has, which has no shard). */
+  function groupTerms(engine, brings) {
+    if (!engine.stages.has("synonyms")) return [];
+    return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.length && brings(phrase))).flat(2)
       .filter(term => !engine.absentTerms.has(term));
   }
 
@@ -171,10 +176,8 @@
   /* The terms of the synonym groups with a phrase that `corrections` complete, alone or with the query's typed words
    * (memori of out of memroy): what the synonyms stage reads if one of them is taken. */
   function synonymsOf(engine, query, corrections) {
-    if (!engine.stages.has("synonyms")) return [];
     const candidate = new Set(corrections), typed = new Set(query.words.map(w => stem(w.text)));
-    return engine.manifest.synonyms.filter(group => group.some(phrase => phrase.some(t => candidate.has(t))
-      && phrase.every(t => candidate.has(t) || typed.has(t)))).flat(2).filter(term => !engine.absentTerms.has(term));
+    return groupTerms(engine, phrase => phrase.some(t => candidate.has(t)) && phrase.every(t => candidate.has(t) || typed.has(t)));
   }
 
   /* What is being typed where it begins index terms (completionCandidates): read as those terms, so its words are

@@ -91,6 +91,12 @@
         }));
     }
 
+    /* Asks for the t/ shards of `terms` now, without waiting: the query's last fetch (analyze) waits for them, with the
+     * shards it needs besides, instead of a round trip after them; a failed one is asked for again then. */
+    askShards(terms) {
+      this.loadShards(terms).catch(() => {});
+    }
+
     /* The number of the t/ shard that holds `term` (search_index.py: shard_of of its home). */
     shardNumber(term) {
       return shardOf(this.homes.get(term) ?? term, this.manifest.shards, this.manifest.splitCharacters);

@@ -168,7 +168,7 @@
       return [word, candidates.slice(0, engine.options.maxCandidates)];
     }));
     const terms = words.flatMap(([, candidates]) => candidates.map(([term]) => term));
-    engine.loadShards(synonymsOf(engine, query, terms)).catch(() => {});  // a failed one is asked again then
+    engine.askShards(synonymsOf(engine, query, terms));
     await engine.loadShards(terms);
     return words;
   }
@@ -357,7 +357,7 @@
    * fetch, with the shards of the synonyms they bring: not a round trip before those. */
   function readPinyin(engine, query) {
     const readings = pinyinReadings(engine, query);
-    engine.loadShards(readings.flatMap(([, , terms]) => terms)).catch(() => {});  // a failed one is asked again then
+    engine.askShards(readings.flatMap(([, , terms]) => terms));
     // A reading stands for the longest stretch read that contains it (xiancun in xiancunbuzu, which it covers in
     // part); a stretch that is exactly one typed word stands for that word, the same piece of the query.
     const wordAt = new Map(query.words.map(w => [`${w.start} ${w.start + w.text.length}`, w.unit]));

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.blind_judging pairs DIR [--set NAME …] [--entries N --draw K]   # DIR/pairs.json for the judge, DIR/key.json apart
     .venv/bin/python -m bench.blind_judging score DIR    # DIR/key.json against DIR/verdicts*.json
+    .venv/bin/python -m bench.blind_judging record DIR   # the judgments as bench/blind_judgments_*.yml lists them
 
 Each miss of the readable sets (`search_quality.SETS`; a held-out one only when named, and then its files are for the
 judge alone: the score prints counts, never a query) becomes a pair: the query, the entry its
@@ -64,19 +65,38 @@ def blind_pairs(answers: list[tuple[str, dict, list[str]]], records: dict[str, d
     return pairs, key
 
 
-def tally(key: list[dict], verdicts: list[dict]) -> Counter:
-    """(miss or control, what the judge chose: expected, other, both or neither) → count."""
-    by_n = {verdict["n"]: verdict["verdict"] for verdict in verdicts}
+def judged(key: list[dict], verdicts: list[dict]) -> list[tuple[dict, str, dict]]:
+    """Each pair of `key` with what the judge chose (expected, other, both or neither) and its verdict."""
+    by_n = {verdict["n"]: verdict for verdict in verdicts}
     if missing := [pair["n"] for pair in key if pair["n"] not in by_n]:
         raise SystemExit(f"verdicts: no verdict for {len(missing)} pair(s), the first: n={missing[0]}")
-    counts = Counter()
+    found = []
     for pair in key:
-        verdict = by_n[pair["n"]]
+        verdict = by_n[pair["n"]]["verdict"]
         if verdict not in ("A", "B", "both", "neither"):
             raise SystemExit(f"verdicts: n={pair['n']}: verdict {verdict!r} is not A, B, both or neither")
         chosen = verdict if verdict in ("both", "neither") else "expected" if pair[verdict] == pair["expected"] else "other"
-        counts[pair["kind"], chosen] += 1
-    return counts
+        found.append((pair, chosen, by_n[pair["n"]]))
+    return found
+
+
+def tally(key: list[dict], verdicts: list[dict]) -> Counter:
+    """(miss or control, what the judge chose: expected, other, both or neither) → count."""
+    return Counter((pair["kind"], chosen) for pair, chosen, _ in judged(key, verdicts))
+
+
+def judgment_rows(key: list[dict], verdicts: list[dict]) -> str:
+    """The judgments as bench/blind_judgments_*.yml records them, misses first: one flow mapping a pair (set, pair,
+    kind, lang, q, expected, other, chose, why) under `judgments:`. A held-out set's pairs are refused: its queries
+    are not to be read."""
+    if held := sorted({pair["set"] for pair in key} & {query_set.name for query_set in SETS if query_set.held_out}):
+        raise PitfallsError(f"record: the key holds pairs of a held-out set ({held[0]}): its queries are not recorded")
+    rows = []
+    for pair, chosen, verdict in sorted(judged(key, verdicts), key=lambda found: (found[0]["kind"] != "miss", found[0]["n"])):
+        row = {"set": pair["set"], "pair": pair["kind"], "kind": pair["query_kind"], "lang": pair["lang"], "q": pair["query"],
+               "expected": pair["expected"], "other": pair["other"], "chose": chosen, "why": verdict.get("why", "")}
+        rows.append("  - " + yaml.safe_dump(row, allow_unicode=True, default_flow_style=True, width=10_000, sort_keys=False).strip())
+    return "judgments:\n" + "\n".join(rows) + "\n"
 
 
 def write_pairs(folder: Path, set_names: list[str], keep: frozenset[str] | None = None) -> None:
@@ -97,9 +117,14 @@ def write_pairs(folder: Path, set_names: list[str], keep: frozenset[str] | None 
           f"give the judge that file only")
 
 
-def print_score(folder: Path) -> None:
+def read_judging(folder: Path) -> tuple[list[dict], list[dict]]:
+    """The key and every verdicts*.json of `folder`."""
     key = json.loads((folder / "key.json").read_text(encoding="utf-8"))
-    verdicts = [v for path in sorted(folder.glob("verdicts*.json")) for v in json.loads(path.read_text(encoding="utf-8"))]
+    return key, [v for path in sorted(folder.glob("verdicts*.json")) for v in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def print_score(folder: Path) -> None:
+    key, verdicts = read_judging(folder)
     print(f"{'':40} {'expected':>8} {'other':>6} {'both':>5} {'neither':>7}")
     for set_name in dict.fromkeys(pair["set"] for pair in key):
         counts = tally([pair for pair in key if pair["set"] == set_name], verdicts)
@@ -110,7 +135,7 @@ def print_score(folder: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("step", choices=("pairs", "score"))
+    parser.add_argument("step", choices=("pairs", "score", "record"))
     parser.add_argument("folder", type=Path)
     parser.add_argument("--set", action="append", default=[], choices=[query_set.name for query_set in SETS],
                         help="with pairs: a query set to take the misses of (repeatable; default: the readable sets). "
@@ -122,10 +147,12 @@ def main() -> int:
 
 
 def run(args: argparse.Namespace) -> None:
-    if (args.entries is not None or args.draw is not None) and (args.step == "score" or args.entries is None):
+    if (args.entries is not None or args.draw is not None) and (args.step != "pairs" or args.entries is None):
         raise PitfallsError("--entries and --draw go with pairs, --draw only with --entries")
     if args.step == "score":
         print_score(args.folder)
+    elif args.step == "record":
+        print(judgment_rows(*read_judging(args.folder)), end="")
     else:
         write_pairs(args.folder, args.set, args.entries and smaller_wiki(args.entries, args.draw or 0))
 

@@ -19,6 +19,7 @@ from bench import blind_judging, search_quality
 from bench.corpus import INDEPENDENT, INDEPENDENT_2, INDEPENDENT_3, assemble, corpus_ids
 from bench.search_quality import query_language, with_judgments
 from conftest import ROOT
+from pitfalls.errors import PitfallsError
 from pitfalls.records.validate import check_content, load_knowledge_base
 
 JUDGMENTS = ROOT / "bench" / "seed_queries_also_at_corpus.yml"
@@ -238,6 +239,20 @@ def test_blind_judging_tallies_what_the_judge_chose_and_refuses_a_missing_or_unk
         blind_judging.tally(key, verdicts[:4])
     with pytest.raises(SystemExit, match="n=4: verdict 'a' is not A, B, both or neither"):
         blind_judging.tally(key, [*verdicts[:4], {"n": 4, "verdict": "a"}])
+
+
+def test_blind_judging_records_the_judgments_misses_first_and_refuses_a_held_out_set():
+    """`blind_judging record DIR`: the rows of bench/blind_judgments_*.yml from the key and the verdicts."""
+    pair = {"set": "corpus", "query": "q", "lang": "zh", "query_kind": "typo", "expected": "x"}
+    key = [{**pair, "n": 0, "kind": "control", "other": "z", "A": "z", "B": "x"},
+           {**pair, "n": 1, "kind": "miss", "other": "y", "A": "x", "B": "y", "query": "显存 q: x"}]
+    verdicts = [{"n": 0, "verdict": "B", "why": "B is it."}, {"n": 1, "verdict": "both", "why": "Either."}]
+    assert blind_judging.judgment_rows(key, verdicts) == (
+        "judgments:\n"
+        "  - {set: corpus, pair: miss, kind: typo, lang: zh, q: '显存 q: x', expected: x, other: y, chose: both, why: Either.}\n"
+        "  - {set: corpus, pair: control, kind: typo, lang: zh, q: q, expected: x, other: z, chose: expected, why: B is it.}\n")
+    with pytest.raises(PitfallsError, match=r"^record: the key holds pairs of a held-out set \(held-out\)"):
+        blind_judging.judgment_rows([{**key[0], "set": "held-out"}], verdicts[:1])
 
 
 @pytest.mark.parametrize(("recorded", "misses"), [("blind_judgments_2026-12-05.yml", 79), ("blind_judgments_2026-12-07.yml", 13)])

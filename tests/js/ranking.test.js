@@ -183,6 +183,24 @@ test("titleShare: at most 1", () => {
   assert.equal(share([{ term: "显存不足", span: [0, 4] }], [4, 0]), 1);
 });
 
+test("coverage: one part counts the share of the unit it spans times its match, at most 1", () => {
+  assert.equal(ranking.coverage([0, 4], [{ span: [0, 2], match: 0.5 }]), 0.25);
+  assert.equal(ranking.coverage([0, 4], [{ span: [0, 2], match: 0.5 }], true), 0.5);  // spansOnly: the share alone
+  assert.equal(ranking.coverage([2, 6], [{ span: [0, 8], match: 0.5 }]), 0.5);  // from outside the unit: share 1
+  assert.equal(ranking.coverage([0, 2], [{ span: [0, 2], match: 1.5 }]), 1);
+});
+
+test("coverage: the best parts first, none overlapping one counted; equal ones in their order", () => {
+  // [1, 3] and [2, 4] count 0.5 each, [0, 2] 0.25: [1, 3] is counted first and the two others overlap it. Counted
+  // worst first, [0, 2] and [2, 4] would make 0.75; equal ones in the other order, [2, 4] and [0, 2] would too.
+  const parts = [{ span: [0, 2], match: 0.5 }, { span: [1, 3], match: 1 }, { span: [2, 4], match: 1 }];
+  assert.equal(ranking.coverage([0, 4], parts), 0.5);
+  assert.deepEqual(parts.map(p => p.span), [[0, 2], [1, 3], [2, 4]]);  // the parts themselves left in their order
+  // spansOnly: each counts its share (0.5), [0, 2] first now, and [2, 4] beside it
+  assert.equal(ranking.coverage([0, 4], parts, true), 1);
+  assert.equal(ranking.coverage([0, 4], [{ span: [0, 2], match: 1 }, { span: [2, 4], match: 1 }, { span: [0, 4], match: 0.2 }]), 1);
+});
+
 test("best: the first `count` hits in order, best first, as a full sort would give", () => {
   const hits = [hit(0, { score: 1 }), hit(1, { score: 7 }), hit(2, { score: 3 }), hit(3, { score: 9 }),
     hit(4, { score: 7 }), hit(5, { score: 2 })];

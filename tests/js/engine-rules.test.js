@@ -515,6 +515,27 @@ test("the parts of a name with digits are fetched with the typed words' shards, 
   assert.equal(await waves(files, "opset14", { off: ["parts"] }), 2);
 });
 
+test("the typos stage asks for the w/ lists with the term shards, after them, and waits for them only to correct", async () => {
+  // versions is spelt right, versoin is not: w/7 lists version; the w/ files are answered only when let go
+  const files = index({ version: [0, 100, STEPS, 1, 900, TITLE] }, 2, { words: { 6: ["versio"], 7: ["version"], 8: ["versions"] } });
+  const { Engine } = load("engine"), answer = fetcher(files), asked = [], held = [];
+  const engine = new Engine((file, priority) => {
+    asked.push([file.split("/").slice(-2).join("/"), priority]);
+    return file.includes("/w/") ? new Promise(resolve => held.push(() => resolve(answer(file)))) : answer(file);
+  });
+  const waited = (search, ms = 1000) => Promise.race([search, new Promise(resolve => setTimeout(() => resolve("waited"), ms))]);
+  const spelt = await waited(engine.search("version"));
+  assert.notEqual(spelt, "waited");  // answered with its w/ lists not yet there
+  assert.deepEqual(spelt.ranked.map(r => r.id), ["doc1", "doc0"]);
+  // asked for all the same, at low priority and after the shard and the c/ file, which are asked at the default
+  assert.deepEqual(asked.slice(1, 6), [["t/0.json", undefined], ["c/0.json", undefined], ["w/6.json", "low"],
+    ["w/7.json", "low"], ["w/8.json", "low"]]);
+  const misspelt = engine.search("versoin");
+  assert.equal(await waited(misspelt, 200), "waited");  // its correction waits for the same requests
+  held.splice(0).forEach(release => release());
+  assert.deepEqual((await misspelt).ranked.map(r => r.id), ["doc1", "doc0"]);
+});
+
 test("the typos stage asks for its candidates' synonyms with the candidates, not a round trip after them", async () => {
   // dirver is driver misspelt (w/6 lists it); with the typed nvidia it makes the phrase of 驱动's group. Shards of 16:
   // nvidia t/14, dirver t/1, driver t/15 (the home of its first group), 驱动 t/12; not read: 公版驱动 (no entry has

@@ -25,7 +25,7 @@ const WORKER_MODULES = ["kept.js", "protocol.js"];
 function worker(files, url = "https://example.org/en/search/worker.js",
                 { fail = () => null, delay = () => 0, carried = { "manifest.json": files["manifest.json"] }, store = {},
                   body = name => JSON.stringify(files[name]) } = {}) {
-  const posted = [], fetched = [], listeners = [], warnings = [];
+  const posted = [], fetched = [], priorities = {}, listeners = [], warnings = [];
   const global = {
     location: { href: url }, URL, Map, Promise, Error, JSON, Math, Set, Array, Object, String, Number, RegExp,
     setTimeout, clearTimeout, queueMicrotask, ...store,
@@ -34,9 +34,10 @@ function worker(files, url = "https://example.org/en/search/worker.js",
     console: { warn: (...args) => warnings.push(args), error: () => null, log: () => null },
     postMessage: message => posted.push(JSON.parse(JSON.stringify(message))),
     addEventListener: (type, listener) => listeners.push([type, listener]),
-    fetch: async request => {
+    fetch: async (request, init = {}) => {
       const href = String(request);
       fetched.push(href);
+      priorities[href.split("/").slice(-2).join("/")] = init.priority;
       await new Promise(resolve => setTimeout(resolve, delay(href)));
       const name = new URL(href).pathname.replace("/en/search/", "").replace(`${files["manifest.json"].version}/`, "");
       const status = fail(href) || (name in files ? 200 : 404);
@@ -48,7 +49,7 @@ function worker(files, url = "https://example.org/en/search/worker.js",
   const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_FILES = JSON.parse(${JSON.stringify(JSON.stringify(carried))});\n${WORKER_MODULES.map(read).join("\n")}`;
   vm.runInContext(script, global, { filename: "worker.js" });
   const send = data => Promise.all(listeners.filter(([type]) => type === "message").map(([, listener]) => listener({ data })));
-  return { global, posted, fetched, listeners, warnings, send };
+  return { global, posted, fetched, priorities, listeners, warnings, send };
 }
 
 /* The browser's store, shared by the pages (workers) of a test, and the workers' timers run by hand: `runTimers()` is
@@ -90,6 +91,14 @@ test("QUERY (2) is answered RESULT (3) with Material's items; the manifest is th
   assert.deepEqual(titles(posted[0]), ["<mark>Alpha</mark>", "<mark>Alpha</mark> and beta"]);
   assert.deepEqual(fetched.sort(), ["https://example.org/en/search/x/c/0.json", "https://example.org/en/search/x/d/0.json",
     "https://example.org/en/search/x/d/1.json", "https://example.org/en/search/x/t/0.json"]);
+});
+
+test("the files the engine asks for at low priority are fetched so, the others at the browser's own (auto)", async () => {
+  // alpha may be misspelt: the typos stage's w/ lists of 4 to 6 letters are asked for at low priority (engine.js file)
+  const files = makeIndex({ alpha: [0, 100, STEPS] }, 1, { words: { 5: ["alpha"] } });
+  const { send, priorities } = worker(files);
+  await send({ type: 2, data: "alpha" });
+  assert.deepEqual(priorities, { "t/0.json": "auto", "c/0.json": "auto", "w/5.json": "low", "d/0.json": "auto" });
 });
 
 test("a worker that carries every file of its index fetches none, and answers as one that fetches them", async () => {

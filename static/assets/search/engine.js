@@ -31,7 +31,7 @@
   const NO_SHARD = Object.freeze({ terms: {}, entries: {}, variants: {}, compounds: new Set(), messages: {} });  // one not fetched
 
   class Engine {
-    /* fetchJson(path) → Promise of the parsed file at `path` inside the index folder;
+    /* fetchJson(path, priority) → Promise of the parsed file at `path` inside the index folder (`priority`: as file's);
      * off: names of STAGES or ranking RULES to switch off (the tests and the benchmark measure each);
      * options: overrides of options.js defaultSearchOptions. */
     constructor(fetchJson, { off = [], options = {} } = {}) {
@@ -70,10 +70,11 @@
     }
 
     /* A file of the index's folder, fetched once. One that is gone (`err.gone`: the site was built again and its
-     * folder has another version's name) makes the engine outdated: the page is of an earlier build. */
-    file(path) {
+     * folder has another version's name) makes the engine outdated: the page is of an earlier build. `priority`: the
+     * browser's fetch priority ("low": after the files asked for at the default), for the first fetch of the file. */
+    file(path, priority) {
       if (!this.files.has(path))
-        this.files.set(path, this.fetchJson(`${this.manifest.version}/${path}`).catch(err => {
+        this.files.set(path, this.fetchJson(`${this.manifest.version}/${path}`, priority).catch(err => {
           this.files.delete(path);  // a failed fetch is retried by the next query
           this.outdated ||= err.gone === true;
           throw err;
@@ -138,8 +139,10 @@
       const typed = [...query.runs.flatMap(run => shardProbes(run.text, split, this.beforeTrailingFiller(run.text))),
         ...query.words.filter(w => !this.stopwords.has(w.text)).map(w => stem(w.text)),
         ...query.compounds.map(c => c.term), ...readings.likelySynonyms(this, query)];
-      await Promise.all([this.loadShards(typed),
-        ...[...this.stages.values()].filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
+      const stages = [...this.stages.values()];
+      const fetched = Promise.all([this.loadShards(typed), ...stages.filter(stage => stage.prefetch).map(stage => stage.prefetch(this, query))]);
+      for (const stage of stages) if (stage.ask) stage.ask(this, query);  // asked for after the files waited for
+      await fetched;
       this.readTyped(query, true);
       if (!query.terms.size) {  // only filler: search it as typed
         await this.loadShards([...query.runs.flatMap(run => shardProbes(run.text, split)), ...query.words.map(w => stem(w.text))]);

@@ -19,10 +19,10 @@ const linked = new URL(self.location.href).searchParams.get("q");
 if (linked && linked.trim()) early.set(linked, engine.search(linked).catch(() => null));
 let latest = 0;
 
-function fetchJson(path) {
+function fetchJson(path, priority = "auto") {
   if (Object.hasOwn(self.PITFALLS_FILES, path)) return Promise.resolve(self.PITFALLS_FILES[path]);
   const url = new URL(path, INDEX).href;
-  return kept.read(url).then(text => text !== undefined ? JSON.parse(text) : fetch(url).then(async response => {
+  return kept.read(url).then(text => text !== undefined ? JSON.parse(text) : fetch(url, { priority }).then(async response => {
     // gone: a page of an earlier build asks for its index's folder, which the next build replaced (engine.js file)
     if (!response.ok) throw Object.assign(new Error(`${response.status} ${response.url}`), { gone: response.status === 404 });
     const fetched = await response.text();

@@ -18,13 +18,14 @@
   /* The ways of reading a query beyond its typed words, in one table: name → hooks, each switched off by
    * naming it in `off`. `piece(engine, piece)`: what a Chinese piece stands for besides itself;
    * `prefetch(engine, query)`: the files the stage needs, fetched with the term shards (not a round trip
-   * after them); `read(engine, query)`: [[term, reading]] to add. Phase 1 reads what was typed; phase 2
+   * after them); `ask(engine, query)`: the files it may need, asked for with them but not waited for (its `read` waits
+   * if it needs them); `read(engine, query)`: [[term, reading]] to add. Phase 1 reads what was typed; phase 2
    * (synonyms) reads what phase 1 found. */
   const STAGES = [
     ["variants", { phase: 1, piece: variants }],
     ["reorders", { phase: 1, read: readReorders }],
     ["parts", { phase: 1, prefetch: partShards, read: readParts }],
-    ["typos", { phase: 1, prefetch: typoLists, read: readTypos }],
+    ["typos", { phase: 1, ask: typoLists, read: readTypos }],
     ["completions", { phase: 1, prefetch: completionFiles, read: readCompletions }],
     ["pinyin", { phase: 1, prefetch: pinyinShards, read: readPinyin }],
     ["synonyms", { phase: 2, read: readSynonyms }],
@@ -121,17 +122,26 @@
     return new Map(terms.map(term => [term, docs(engine, term).filter(doc => others.has(doc)).length]));
   }
 
-  /* The w/ lists of the terms a misspelt `word` may stand for: those of about its stem's length. */
-  function wordLists(engine, word, limit) {
+  /* The w/ files of the terms a misspelt `word` may stand for: those of about its stem's length (`priority`: the
+   * fetch's, engine.js file). */
+  function wordListFiles(engine, word, limit, priority) {
     const length = stem(word).length;
     const lengths = engine.manifest.wordLengths.filter(n => Math.abs(n - length) <= limit);
-    return Promise.all(lengths.map(n => engine.file(`w/${n}.json`))).then(lists => lists.flat());
+    return Promise.all(lengths.map(n => engine.file(`w/${n}.json`, priority)));
   }
 
-  /* Prefetch: the w/ lists of every word of letters that may be misspelt (the index is not asked yet). */
+  /* Their terms, in one list. */
+  function wordLists(engine, word, limit) {
+    return wordListFiles(engine, word, limit).then(lists => lists.flat());
+  }
+
+  /* Asked for with the term shards: the w/ files of every word of letters that may be misspelt (the index is not
+   * asked yet), not waited for, as most words are spelt right, and after the files the query waits for (low
+   * priority): over HTTP/1.1's six connections a page's wave of more than six files takes two rounds, and these would
+   * hold the term shards and the c/ file to the second. A misspelt word's corrections wait for the same requests. */
   function typoLists(engine, query) {
-    return Promise.all(query.letterWords().filter(w => w.text.length >= engine.options.typoMinChars[1])
-      .map(w => wordLists(engine, w.text, typos.editLimit(w.text, engine.options.typoMinChars))));
+    for (const word of query.letterWords().filter(w => w.text.length >= engine.options.typoMinChars[1]))
+      wordListFiles(engine, word.text, typos.editLimit(word.text, engine.options.typoMinChars), "low").catch(() => {});
   }
 
   /* Misspelt words: the index terms within the edit limit that agree with the rest of the query (typos.js); not the

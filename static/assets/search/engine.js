@@ -149,9 +149,9 @@
         this.readTyped(query, false);
       }
       for (const phase of [1, 2]) {
-        const stages = [...this.stages.values()].filter(stage => stage.phase === phase && stage.read);
+        const reading = stages.filter(stage => stage.phase === phase && stage.read);
         // the stages of a phase fetch what they need at once; their terms are added in table order
-        for (const found of await Promise.all(stages.map(stage => stage.read(this, query))))
+        for (const found of await Promise.all(reading.map(stage => stage.read(this, query))))
           for (const [term, info] of found) query.add(term, info);
       }
       await this.loadShards([...query.terms.keys()]);

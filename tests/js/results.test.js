@@ -20,6 +20,14 @@ test("highlighter: English words marked by their stem, as written; the rest esca
   assert.equal(mark(""), "");
 });
 
+test("highlighter: the words' terms shared by the items of a search, each item marking its own matches", () => {
+  const stems = new Map();
+  assert.equal(results.highlighter(new Set(["run"]), stems)("Running OOM"), "<mark>Running</mark> OOM");
+  assert.equal(results.highlighter(new Set(["oom"]), stems)("Running OOM"), "Running <mark>OOM</mark>");
+  assert.deepEqual([...stems], [["Running", "run"], ["OOM", "oom"]]);
+  assert.equal(results.highlighter(new Set(["run"]), new Map([["Running", "walk"]]))("Running"), "Running");  // read from it
+});
+
 test("highlighter: a word analysis drops is never marked", () => {
   const mark = results.highlighter(new Set(["a", "a1b2c3d"]));
   assert.equal(mark("a A1B2C3D b"), "a A1B2C3D b");

@@ -282,7 +282,8 @@
       });
       if (!found) return { items: [results.outdatedItem(this.lang)], ranked: [], outdated: true };
       const { query, hits } = found;
-      const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options))
+      const stems = new Map();
+      const items = hits.length ? hits.map(hit => results.entryItem(hit, query.terms, this.manifest, this.options, stems))
         : [results.noResultsItem(this.manifest.messages, await this.nearestTerms(query))];
       return { items, ranked: hits.map((hit, i) => this.rankedEntry(hit, i ? hits[i - 1] : null, query)) };
     }

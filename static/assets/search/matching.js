@@ -137,13 +137,13 @@
     // the query is as rare as its whole is: 显存不足 is in few entries, though 显存 and 不足 are each in many; its
     // parts say how rare it is only where no entry has the whole (顯示卡記憶體不足, a run that no entry says)
     const matching = new Map();
-    for (const hit of hits.values())
-      for (const [unit, found] of hit.units) {
-        const count = matching.get(unit) || { whole: 0, any: 0 };
-        count.any += coverage(query.spans.get(unit), found.parts, true);
-        if (found.whole) count.whole++;
-        matching.set(unit, count);
-      }
+    const count = (found, unit) => {
+      let counted = matching.get(unit);
+      if (!counted) matching.set(unit, counted = { whole: 0, any: 0 });
+      counted.any += coverage(query.spans.get(unit), found.parts, true);
+      if (found.whole) counted.whole++;
+    };
+    for (const hit of hits.values()) hit.units.forEach(count);
     query.weights = new Map();
     query.entries = new Map();  // unit → the n of its rarity (explain: how many entries match it)
     const common = [];  // [unit, weight, entries] of the lone characters in more than maxCharacterShare of the entries
@@ -171,17 +171,24 @@
     // a lone character says the title is the query only in a query of characters: beside a word, it may sit inside
     // another word of the title (爆 of 显存爆掉 for 显卡爆了), as the words value discounts it (characterWeight)
     const titleCharacters = weighed.every(unit => query.characters.has(unit));
+    // each weighed unit once, not for each of the thousands of entries a common word reaches
+    const units = [...query.weights].map(([unit, weight]) => ({ unit, weight, within: query.spans.get(unit),
+      inTitle: titleCharacters || !query.characters.has(unit) }));
     for (const hit of hits.values()) {
       hit.queryScripts = queryScripts;
       hit.words = hit.titleWords = hit.typo = hit.score = hit.phrases = 0;
-      for (const [unit, weight] of query.weights) {
+      for (const { unit, weight, within, inTitle } of units) {
         const found = hit.units.get(unit);
         if (!found) continue;
-        found.match = coverage(query.spans.get(unit), found.parts);
+        found.match = coverage(within, found.parts);
         hit.words += weight * found.match;
         // the share of the unit the title has, however it was read there (the words rule weighs the reading)
-        const inTitle = (hit.title || []).filter(({ term }) => query.terms.get(term).units.includes(unit));
-        if (inTitle.length && (titleCharacters || !query.characters.has(unit))) hit.titleWords += weight * coverage(query.spans.get(unit), inTitle.map(({ term }) => ({ span: query.partSpan(term, unit), match: 1 })));
+        if (hit.title && inTitle) {
+          const parts = [];
+          for (const { term } of hit.title)
+            if (query.terms.get(term).units.includes(unit)) parts.push({ span: query.partSpan(term, unit), match: 1 });
+          hit.titleWords += weight * coverage(within, parts);
+        }
         hit.typo += found.penalty;
         hit.score += found.score;
       }

@@ -12,15 +12,29 @@
   // a run of Chinese, or a word or an identifier of words joined by . _ or - (all_reduce, torch.load)
   const DISPLAY_PIECES = new RegExp(`[${HAN}]+|[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*`, "g");
 
+  // Stryker disable next-line Regex: a shortcut (below), a piece read as an identifier is marked the same
+  const SEPARATOR = /[._-]/;  // an identifier has one (analysis.js compounds)
+
   function escapeHtml(text) {
     return text.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
   }
 
   /* Escapes `text` and marks the words that matched: Chinese terms longest first, English by stem, an identifier
-   * whole when it matched as one (all_reduce, found as allreduce), else its words. */
-  function highlighter(matched) {
+   * whole when it matched as one (all_reduce, found as allreduce), else its words. `stems`: each word's term as it is
+   * read (null when analysis drops it), shared by the result items of a search: their lines say the same words. */
+  function highlighter(matched, stems = new Map()) {
     const han = [...matched].filter(isHan).sort((a, b) => b.length - a.length);
-    const markWord = word => keepWord(word.toLowerCase()) && matched.has(stem(word.toLowerCase())) ? `<mark>${word}</mark>` : word;
+    const markWord = word => {
+      let term = stems.get(word);
+      if (term === undefined) stems.set(word, term = keepWord(word.toLowerCase()) ? stem(word.toLowerCase()) : null);
+      return matched.has(term) ? `<mark>${word}</mark>` : word;
+    };
+    const markPiece = piece => {
+      // Stryker disable next-line ConditionalExpression: a shortcut, as an identifier of one word is marked the same
+      if (!SEPARATOR.test(piece)) return markWord(piece);
+      if (compounds(piece.toLowerCase()).some(({ term }) => matched.has(term))) return `<mark>${piece}</mark>`;
+      return piece.replace(/[A-Za-z0-9]+/g, markWord);
+    };
     return text => {
       let out = "", last = 0;
       for (const m of text.matchAll(DISPLAY_PIECES)) {
@@ -33,10 +47,8 @@
             out += term ? `<mark>${term}</mark>` : piece[i];
             i += term ? term.length : 1;
           }
-        } else if (compounds(piece.toLowerCase()).some(({ term }) => matched.has(term))) {
-          out += `<mark>${piece}</mark>`;
         } else {
-          out += piece.replace(/[A-Za-z0-9]+/g, markWord);
+          out += markPiece(piece);
         }
       }
       return out + escapeHtml(text.slice(last));
@@ -44,10 +56,11 @@
   }
 
   /* One entry: the entry, then the sections (symptoms, steps …) where its matched terms are, with the matching
-   * lines highlighted; `sectionsShown` show, more fold under Material's "more results on this page". */
-  function entryItem(hit, terms, manifest, options) {
+   * lines highlighted; `sectionsShown` show, more fold under Material's "more results on this page". `stems`: as
+   * highlighter's. */
+  function entryItem(hit, terms, manifest, options, stems = new Map()) {
     const doc = hit.data;
-    const mark = highlighter(hit.matched);
+    const mark = highlighter(hit.matched, stems);
     const matchedTerms = {};
     for (const term of hit.matched) {
       const surface = terms.get(term).surface;
@@ -57,7 +70,11 @@
     for (const [bit, lines] of doc.sections) {
       const [name, anchor, heading] = manifest.fields[bit];
       if (name === "quick_fix" || !(hit.flags & (1 << bit))) continue;
-      const shown = lines.map(mark).filter(html => html.includes("<mark>")).slice(0, options.linesShown);
+      const shown = [];  // the first linesShown lines with a match (the rest are not marked: most of an entry's lines)
+      for (let k = 0; k < lines.length && shown.length < options.linesShown; k++) {
+        const html = mark(lines[k]);
+        if (html.includes("<mark>")) shown.push(html);
+      }
       sections.push({
         location: `${doc.location}#${anchor}`, title: escapeHtml(heading),
         text: (shown.length ? shown : [mark(lines[0])]).map(html => `<p>${html}</p>`).join(""),

@@ -11,7 +11,8 @@ built with PITFALLS_STOCK_SEARCH=1):
   - median ms from the last keystroke to the result list, at 12 and at N synthetic entries
     (bench/generate.py), per language, with the site served by deploy/nginx.conf (how a team hosts
     it) and by `python -m http.server` in a process of its own (how docs/DEPLOY.md serves the offline bundle);
-    and the median once more when the query's files are read (the rest is what fetching them cost); through nginx, the
+    and the median once more when the query's files are read (the rest is what fetching them cost), and the worker's
+    part of it (Material's message to the worker to its answer: the engine's work; the rest is Material's); through nginx, the
     first search of a new page of a reader who searched before (the browser's cache warm, the worker cold), at N
     entries also with 20 ms a round trip (bench/latency.py); at N entries, the English queries typed letter by letter,
     ms from the last key;
@@ -113,19 +114,45 @@ def distinct(queries: list[dict], lang: str) -> list[str]:
     return list(dict.fromkeys(q["q"] for q in queries if q.get("lang", "zh") == lang))
 
 
-def run_queries(browser, url: str, queries: list[dict]) -> dict[tuple[str, str], tuple[float, list[str], float]]:
+# Stamps each message between the page and its search worker (Material's QUERY out, RESULT in) in window.searchMessages,
+# the page's clock: the worker, wrapped before Material starts it, as a listener of its own
+_STAMP_WORKER_MESSAGES = """(() => {
+  const PageWorker = window.Worker;
+  window.searchMessages = [];
+  window.Worker = function (...args) {
+    const worker = new PageWorker(...args);
+    worker.addEventListener("message", () => window.searchMessages.push(["in", performance.now()]));
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (...message) => { window.searchMessages.push(["out", performance.now()]); return post(...message); };
+    return worker;
+  };
+  window.Worker.prototype = PageWorker.prototype;
+})()"""
+# ms from the first message to the worker since the last call to the last message back; clears the stamps
+_WORKER_MS = """() => {
+  const stamps = window.searchMessages.splice(0);
+  const out = stamps.find(([way]) => way === "out"), back = stamps.findLast(([way]) => way === "in");
+  return out && back ? back[1] - out[1] : null;
+}"""
+
+
+def run_queries(browser, url: str, queries: list[dict]) -> dict[tuple[str, str], tuple[float, list[str], float, float]]:
     """(lang, query) → (ms from the keystroke to the results, the entry ids shown, ms once more when the files it needs
-    are read): each language's queries asked in turn on one page, then again on it. The second time is the engine,
-    the worker's messages and the page's rendering without the fetches, so the first says what the fetching cost."""
+    are read, the worker's part of that): each language's queries asked in turn on one page, then again on it. The
+    second time is the engine, the worker's messages and the page's rendering without the fetches, so the first says
+    what the fetching cost; the worker's part, from Material's message to it to its answer, is the engine's work (the
+    rest is Material's: its keyup handling and the list drawn)."""
     results = {}
     for lang in ("zh", "en"):
         page = browser.new_page()
+        page.add_init_script(_STAMP_WORKER_MESSAGES)
         open_search(page, f"{url}{lang}/")
         asked = distinct(queries, lang)
         for query in asked:
             results[lang, query] = search(page, lang, query)
         for query in asked:
-            results[lang, query] += (search(page, lang, query)[0],)
+            page.evaluate(_WORKER_MS)
+            results[lang, query] += (search(page, lang, query)[0], page.evaluate(_WORKER_MS))
         page.close()
     return results
 
@@ -154,9 +181,11 @@ def speed_line(label: str, results: dict[str, dict]) -> None:
     parts = []
     for engine, engine_results in results.items():
         for lang in ("zh", "en"):
-            times = [ms for (lg, _), (ms, _, _) in engine_results.items() if lg == lang]
-            again = statistics.median(ms for (lg, _), (_, _, ms) in engine_results.items() if lg == lang)
-            parts.append(f"{engine} {lang} {statistics.median(times):6.1f} ms (max {max(times):6.1f}; files read {again:5.1f})")
+            times = [ms for (lg, _), (ms, *_) in engine_results.items() if lg == lang]
+            again = statistics.median(ms for (lg, _), (_, _, ms, _) in engine_results.items() if lg == lang)
+            worker = statistics.median(ms for (lg, _), (*_, ms) in engine_results.items() if lg == lang and ms is not None)
+            parts.append(f"{engine} {lang} {statistics.median(times):6.1f} ms (max {max(times):6.1f}; files read {again:5.1f}, "
+                         f"the worker {worker:4.1f})")
     print(f"{label:18}" + " | ".join(parts))
 
 
@@ -348,7 +377,7 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
         for name, query_set in QUERY_SETS.get(size, {}).items():
             print(f"\nquality, {name} ({len(query_set)} queries):")
             quality_table(results, query_set)
-        print("keystroke→results, median (max; median once the query's files are read), served by:")
+        print("keystroke→results, median (max; median once the query's files are read, and the worker's part), served by:")
         speed_line("  nginx", through_nginx)
         speed_line("  http.server", results)
         if deep_links:

@@ -14,9 +14,8 @@ built with PITFALLS_STOCK_SEARCH=1):
     and the median once more when the query's files are read (the rest is what fetching them cost), and the worker's
     part of it (Material's message to the worker to its answer: the engine's work; the rest is Material's); through nginx, the
     first search of a new page of a reader who searched before (the browser's cache warm, the worker cold; with the worker's
-    part too), at N
-    entries also with 20 ms a round trip (bench/latency.py); at N entries, the English queries typed letter by letter,
-    ms from the last key;
+    part too), at N entries also with 20 ms a round trip (bench/latency.py); at N entries, the English queries typed
+    letter by letter, ms from the last key;
   - bytes the browser downloads for search before the first result (fresh browser, N entries), and the files, bytes and
     ms of a long Chinese paste once the worker is loaded;
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlsplit
@@ -14,6 +15,7 @@ import pytest
 from conftest import LONGEST_ALIAS
 from helpers.local_nginx import NginxError, serve_with_nginx
 from helpers.page_load import goto
+from helpers.search_ui import open_search, search
 from outside_requests import offline_page
 from pitfalls.records.model import LANGUAGES
 from pitfalls.records.validate import load_knowledge_base
@@ -184,3 +186,63 @@ def test_a_site_folder_with_a_space_in_its_name_is_served(tiny_site, tmp_path):
     shutil.copytree(tiny_site, spaced)  # a copy, not a link: the runner resolves links
     with serve_with_nginx(spaced) as port:
         assert get(port, "/zh/")[0] == 200
+
+
+def _index_folder(site: Path, lang: str) -> str:
+    """The site path of a language's index folder, named by the index's version (search/<version>/)."""
+    [folder] = [path for path in (site / lang / "search").iterdir() if path.is_dir()]
+    return "/" + folder.relative_to(site).as_posix() + "/"
+
+
+def test_batch_json_answers_the_files_it_names_each_on_its_line(nginx_port, tiny_site):
+    """search/<version>/batch.json?a=…&b=… is read as SSI (waves.js): line k is the file of the k-th name, a to p, the
+    lines of names not asked for empty; gzipped and kept for good like the files themselves."""
+    folder = _index_folder(tiny_site, "zh")
+    status, headers, body = get(nginx_port, f"{folder}batch.json?a=d/1.json&b=t/0.json&c=d/0.json", gzip_ok=True)
+    assert (status, headers["Content-Encoding"], headers["Cache-Control"]) == (200, "gzip", IMMUTABLE)
+    lines = body.decode("utf-8").split("\n")
+    files = tiny_site / folder.strip("/")
+    assert lines[:3] == [(files / name).read_text(encoding="utf-8") for name in ("d/1.json", "t/0.json", "d/0.json")]
+    assert lines[3:] == [""] * 13
+    all_sixteen = "&".join(f"{name}=d/0.json" for name in "abcdefghijklmnop")
+    assert get(nginx_port, f"{folder}batch.json?{all_sixteen}")[2].decode("utf-8").split("\n") == [lines[2]] * 16
+
+
+@pytest.mark.parametrize("query", [
+    "",  # no file named
+    "a=../../index.html",  # outside the index folder
+    "a=d/0.json&b=/zh/index.html",
+    "a=x/0.json",  # not a folder of the index
+    "a=d/0.json&q=d/1.json",  # a name past p
+    "&".join(f"{name}=d/0.json" for name in "abcdefghijklmnopa"),  # more than 16
+    "a=d/0.json%0A",
+])
+def test_batch_json_reads_only_index_files_named_as_the_worker_names_them(nginx_port, tiny_site, query):
+    status, _, body = get(nginx_port, f"{_index_folder(tiny_site, 'en')}batch.json?{query}")
+    assert status == 400, body[:200]
+
+
+def test_a_search_asks_for_each_wave_of_files_in_one_request(browser, nginx_port, large_site, http_server):
+    """Through nginx a query's index files come a wave in one batch.json request: none of its results' d/ files is
+    asked for alone. A static host (Python's server) sends batch.json as written: the worker asks for its first wave
+    so, then for each file alone; the results are the same."""
+    def requests_and_results(base_url: str) -> tuple[list[str], list[str]]:
+        page = browser.new_page()
+        asked = []
+        page.on("request", lambda request: asked.append(request.url.removeprefix(base_url)))
+        open_search(page, f"{base_url}en/")
+        shown = search(page, "en", "cuda out of memory training")[1]
+        page.close()
+        return [url for url in asked if re.search(r"/search/[0-9a-f]{12}/", url)], shown  # the index's files
+
+    with serve_with_nginx(large_site[1]) as port:
+        batched, shown = requests_and_results(f"http://127.0.0.1:{port}/")
+    alone, shown_alone = requests_and_results(http_server(large_site[1]))
+    assert len(shown) == 10 and shown == shown_alone
+    assert [url for url in batched if "/d/" in url and "batch.json" not in url] == []
+    assert sum("/batch.json?" in url for url in batched) >= 2  # the term shards, then the results' d/ files
+    # the first wave's batches (its files, and those asked for at low priority) are asked before the answer says the
+    # server sends batch.json as written; every later file is asked for alone
+    batches = [k for k, url in enumerate(alone) if "/batch.json?" in url]
+    assert batches == list(range(len(batches))) and 1 <= len(batches) <= 2
+    assert sum("/d/" in url for url in alone) == 10

@@ -30,6 +30,7 @@ from pitfalls.pages.search_index import (
     _term_shards,
     _typo_words,
     _version,
+    batch_template,
     build_index,
     carried_files,
     material_stub,
@@ -263,13 +264,14 @@ def test_a_small_index_travels_whole_in_its_worker(tmp_path):
     index = build_index(load_knowledge_base(_content(tmp_path, [{"id": "a"}, {"id": "b", "title_zh": "显存不足"}])), "zh")
     write_index(index, tmp_path / "search")
     folder = tmp_path / "search" / index.manifest["version"]
-    written = sum(path.stat().st_size for path in folder.rglob("*.json"))
+    files = [path for path in folder.rglob("*.json") if path.name != "batch.json"]  # batch.json: the server's, not the index's
+    written = sum(path.stat().st_size for path in files)
     # keyed as the engine asks for them: the manifest by its name, the other files inside the version's folder, each
     # the data written there
     carried = carried_files(index)
     assert carried.pop("manifest.json") == index.manifest
     assert {path: json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=list) for path, data in carried.items()} \
-        == {str(path.relative_to(tmp_path / "search")): path.read_text(encoding="utf-8") for path in folder.rglob("*.json")}
+        == {str(path.relative_to(tmp_path / "search")): path.read_text(encoding="utf-8") for path in files}
 
     def padded(total: int):
         """The index with one more d/ file, a string that brings the files to `total` bytes as written: Chinese
@@ -670,8 +672,9 @@ def test_index_files_are_written_compact_and_only_when_they_change(tmp_path):
     assert re.fullmatch("[0-9a-f]{12}", folder.name)
     written = sorted(str(path.relative_to(search)) for path in search.rglob("*") if path.is_file())
     # the folder replaced: no stale file; the files the engine fetches in the folder named by the version
-    assert written == sorted(["search_index.json", "manifest.json", "worker.js",
+    assert written == sorted(["search_index.json", "manifest.json", "worker.js", f"{folder.name}/batch.json",
                               *(f"{folder.name}/{path}" for path in index.files() if path != "manifest.json")])
+    assert (folder / "batch.json").read_text(encoding="utf-8") == batch_template()
     assert json.loads((search / "search_index.json").read_text(encoding="utf-8")) == material_stub("zh")
     doc = (folder / "d" / "1.json").read_text(encoding="utf-8")
     assert doc.startswith('{"location":"b/","title":"显存不足",')  # compact, UTF-8 as it is
@@ -689,6 +692,7 @@ def test_index_files_are_written_compact_and_only_when_they_change(tmp_path):
     folder = search / smaller.manifest["version"]
     assert not (folder / "d" / "1.json").exists()
     assert (folder / "d" / "0.json").read_text(encoding="utf-8") == "unchanged"
+    assert (folder / "batch.json").read_text(encoding="utf-8") == batch_template()
     assert json.loads((search / "manifest.json").read_text(encoding="utf-8")) == smaller.manifest
     assert (search / "worker.js").read_text(encoding="utf-8") == worker_script(carried_files(smaller))
     (search / "worker.js").write_text("unchanged", encoding="utf-8")
@@ -698,6 +702,15 @@ def test_index_files_are_written_compact_and_only_when_they_change(tmp_path):
     shutil.rmtree(folder / "d")
     write_index(smaller, search, replace(index, manifest=smaller.manifest))
     assert not (folder / "d").exists()  # d/0.json is the same in both: not written again
+
+
+def test_batch_json_names_sixteen_files_each_on_its_line_as_the_worker_reads_them():
+    """batch.json (waves.js, deploy/nginx.conf): line k includes the file named by the k-th of a to p when the query
+    names it; the worker's names are the same sixteen."""
+    lines = batch_template().split("\n")
+    assert lines == [f'<!--# if expr="$arg_{name}" --><!--# include virtual="$arg_{name}" --><!--# endif -->'
+                     for name in "abcdefghijklmnop"]
+    assert 'const NAMES = "abcdefghijklmnop";' in (SEARCH_JS / "waves.js").read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -722,7 +735,7 @@ def test_the_index_files_are_utf_8_whatever_the_locale(tmp_path, ascii_locale):
     worker = (tmp_path / "search" / "worker.js").read_bytes().decode("utf-8")
     assert worker == worker_script(carried_files(changed))
     # the engine's modules, read as UTF-8 (their strings and comments have Chinese) and without their comments
-    assert all(rjsmin.jsmin((SEARCH_JS / name).read_bytes().decode("utf-8")) in worker for name in (*ENGINE_MODULES, "kept.js", "protocol.js"))
+    assert all(rjsmin.jsmin((SEARCH_JS / name).read_bytes().decode("utf-8")) in worker for name in (*ENGINE_MODULES, "kept.js", "waves.js", "protocol.js"))
 
 
 def test_a_site_index_goes_into_the_language_site(tmp_path):

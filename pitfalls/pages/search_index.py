@@ -359,9 +359,12 @@ def material_stub(lang: str) -> dict:
 ENGINE_MODULES = ("options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js",
                   "results.js", "engine.js")
 """The engine's modules (static/assets/search/), each after those it needs."""
-WORKER_MODULES = ("kept.js", "protocol.js")
+WORKER_MODULES = ("kept.js", "waves.js", "protocol.js")
 """The worker's own modules, after the engine's and the files it carries: the index files kept in the browser's
-IndexedDB, and Material's worker protocol."""
+IndexedDB, the files of a wave asked for in one request, and Material's worker protocol."""
+BATCH_NAMES = "abcdefghijklmnop"
+"""The names of the files one batch.json request asks for (waves.js NAMES): `?a=t/5.json&b=d/17.json`. Sixteen: a
+query's waves are its t/ shards (3.4 a query at 5,000 records) and its results' d/ files (at most 10)."""
 
 
 def compact_json(data: object) -> str:
@@ -408,6 +411,14 @@ def _js_string(text: str) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'").replace("</", "<\\/") + "'"
 
 
+def batch_template() -> str:
+    """<version>/batch.json: the files `?a=…&b=…` names, each on its line (waves.js), where the server reads it as
+    nginx's SSI (deploy/nginx.conf); a static host sends it as written, and the worker then asks for each file alone.
+    The files are compact JSON, with no line break in them (compact_json)."""
+    return "\n".join(f'<!--# if expr="$arg_{name}" --><!--# include virtual="$arg_{name}" --><!--# endif -->'
+                     for name in BATCH_NAMES)
+
+
 def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | None = None) -> None:
     """Write the index files into `search_dir` (a language site's search/), replacing what is there: Material's stub,
     the manifest and the worker at its top, the files the engine fetches in a folder named by the index's version
@@ -436,6 +447,7 @@ def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | No
         dump(where(path), data, previous_files.get(path))
     for path in previous_files.keys() - files.keys():
         where(path).unlink(missing_ok=True)
+    (search_dir / version / "batch.json").write_text(batch_template(), encoding="utf-8")
     if previous is None or previous.manifest != index.manifest:
         (search_dir / "worker.js").write_text(worker_script(carried_files(index)), encoding="utf-8")
 

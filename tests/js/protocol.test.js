@@ -16,16 +16,23 @@ const SEARCH = path.join(__dirname, "..", "..", "static", "assets", "search");
 const MODULES = ["options.js", "analysis.js", "query.js", "pinyin.js", "typos.js", "readings.js", "ranking.js", "matching.js", "results.js", "engine.js"];
 const read = name => fs.readFileSync(path.join(SEARCH, name), "utf-8");
 // the worker's own, after the files it carries (search_index.py WORKER_MODULES)
-const WORKER_MODULES = ["kept.js", "protocol.js"];
+const WORKER_MODULES = ["kept.js", "waves.js", "protocol.js"];
+
+const BATCH_NAMES = [..."abcdefghijklmnop"];
+// batch.json as the build writes it (search_index.py batch_template), as a static host sends it
+const BATCH_TEMPLATE = BATCH_NAMES.map(n => `<!--# if expr="$arg_${n}" --><!--# include virtual="$arg_${n}" --><!--# endif -->`).join("\n");
 
 /* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index); `carried`: the files
  * the worker.js carries (search_index.py carried_files), by the path the engine asks for, the manifest by default,
  * parsed from one string as worker_script writes them;
- * `store`: the browser's IndexedDB and IDBKeyRange (kept.js), none by default; `body`: a file's text as served. */
+ * `store`: the browser's IndexedDB and IDBKeyRange (kept.js), none by default; `body`: a file's text as served
+ * (`fetched`: the files asked for alone; `batched`: the requests to batch.json);
+ * `batches`: the server reads batch.json (deploy/nginx.conf: the files its query names, each on its line), where by
+ * default it sends it as written, as a static host does (waves.js). */
 function worker(files, url = "https://example.org/en/search/worker.js",
                 { fail = () => null, delay = () => 0, carried = { "manifest.json": files["manifest.json"] }, store = {},
-                  body = name => JSON.stringify(files[name]) } = {}) {
-  const posted = [], fetched = [], priorities = {}, listeners = [], warnings = [];
+                  body = name => JSON.stringify(files[name]), batches = false } = {}) {
+  const posted = [], fetched = [], batched = [], priorities = {}, listeners = [], warnings = [];
   const global = {
     location: { href: url }, URL, Map, Promise, Error, JSON, Math, Set, Array, Object, String, Number, RegExp,
     setTimeout, clearTimeout, queueMicrotask, ...store,
@@ -36,10 +43,18 @@ function worker(files, url = "https://example.org/en/search/worker.js",
     addEventListener: (type, listener) => listeners.push([type, listener]),
     fetch: async (request, init = {}) => {
       const href = String(request);
-      fetched.push(href);
-      priorities[href.split("/").slice(-2).join("/")] = init.priority;
-      await new Promise(resolve => setTimeout(resolve, delay(href)));
       const name = new URL(href).pathname.replace("/en/search/", "").replace(`${files["manifest.json"].version}/`, "");
+      if (name === "batch.json") batched.push(href);
+      else {
+        fetched.push(href);
+        priorities[href.split("/").slice(-2).join("/")] = init.priority;
+      }
+      await new Promise(resolve => setTimeout(resolve, delay(href)));
+      if (name === "batch.json") {
+        const named = new URLSearchParams(new URL(href).search);
+        const text = batches ? BATCH_NAMES.map(n => named.has(n) ? body(named.get(n)) : "").join("\n") : BATCH_TEMPLATE;
+        return { ok: true, status: 200, url: href, text: async () => text };
+      }
       const status = fail(href) || (name in files ? 200 : 404);
       return { ok: status === 200, status, url: href, text: async () => body(name) };
     },
@@ -49,7 +64,7 @@ function worker(files, url = "https://example.org/en/search/worker.js",
   const script = `${MODULES.map(read).join("\n")}\nself.PITFALLS_FILES = JSON.parse(${JSON.stringify(JSON.stringify(carried))});\n${WORKER_MODULES.map(read).join("\n")}`;
   vm.runInContext(script, global, { filename: "worker.js" });
   const send = data => Promise.all(listeners.filter(([type]) => type === "message").map(([, listener]) => listener({ data })));
-  return { global, posted, fetched, priorities, listeners, warnings, send };
+  return { global, posted, fetched, batched, priorities, listeners, warnings, send };
 }
 
 /* The browser's store, shared by the pages (workers) of a test, and the workers' timers run by hand: `runTimers()` is
@@ -69,7 +84,7 @@ const titles = message => message.data.items.map(([entry]) => entry.title);
 test("the modules define PitfallSearch in a worker's global, each under its name", () => {
   const { global } = worker(FILES);
   assert.deepEqual(Object.keys(global.PitfallSearch).sort(),
-    ["Engine", "FORMAT_VERSION", "STAGE_NAMES", "analysis", "kept", "matching", "options", "pinyin", "query", "ranking", "readings", "results", "typos"]);
+    ["Engine", "FORMAT_VERSION", "STAGE_NAMES", "analysis", "kept", "matching", "options", "pinyin", "query", "ranking", "readings", "results", "typos", "waves"]);
   assert.deepEqual([...global.PitfallSearch.readings.STAGE_NAMES], ["variants", "reorders", "parts", "typos", "completions", "pinyin", "synonyms"]);
   assert.equal(global.PitfallSearch.analysis.stem("running"), "run");
   assert.deepEqual([...global.PitfallSearch.ranking.RULE_NAMES], ["message", "words", "typo", "score"]);
@@ -131,6 +146,41 @@ test("the next page's worker reads the files the last one fetched from the brows
   assert.deepEqual(next.fetched, []);
   assert.deepEqual(next.posted[0], first.posted[0]);
   assert.deepEqual(titles(next.posted[1]), ["Alpha and <mark>beta</mark>"]);
+});
+
+test("through a server that reads batch.json (nginx), each wave of a query is one request, and answers the same", async () => {
+  const batching = worker(FILES, undefined, { batches: true });
+  const alone = worker(FILES);  // a static host: batch.json sent as written, each file then alone
+  for (const w of [batching, alone]) await w.send({ type: 2, data: "alpha" });
+  assert.deepEqual(batching.posted, alone.posted);
+  assert.deepEqual(batching.fetched, []);
+  // the t/ shard and the completions of alph… at once, then the two results' d/ files
+  assert.deepEqual(batching.batched.map(href => href.split("/x/")[1]),
+    ["batch.json?a=t/0.json&b=c/0.json", "batch.json?a=d/1.json&b=d/0.json"]);
+  assert.deepEqual(alone.batched.map(href => href.split("/x/")[1]), ["batch.json?a=t/0.json&b=c/0.json"]);
+  assert.equal(alone.fetched.length, 4);
+});
+
+test("the files a batch brought are kept each under its own address; a static host is marked for the next pages", async () => {
+  const files = makeIndex({ alpha: [0, 100, STEPS, 1, 900, TITLE], gamma: [2, 100, STEPS, 3, 900, TITLE] }, 4);
+  for (const batches of [true, false]) {
+    const { store, runTimers } = browserStore();
+    const first = worker(files, undefined, { store, batches });
+    await storeIdle(store.indexedDB);
+    await first.send({ type: 2, data: "alpha" });
+    runTimers();  // a second later: what the first page fetched is written
+    await storeIdle(store.indexedDB);
+    const next = worker(files, undefined, { store, batches });
+    await storeIdle(store.indexedDB);
+    await next.send({ type: 2, data: "alpha" });
+    assert.deepEqual([next.fetched, next.batched], [[], []]);
+    assert.deepEqual(next.posted, first.posted);
+    // gamma's two d/ files are new to the store: one batch from nginx; each alone from the static host, marked by
+    // the first page, without asking batch.json again
+    await next.send({ type: 2, data: "gamma" });
+    assert.deepEqual([next.fetched.length, next.batched.length], batches ? [0, 1] : [2, 0]);
+    assert.equal(titles(next.posted[1]).length, 2);
+  }
 });
 
 test("a file that does not read as JSON (a proxy's page served as 200) fails its search and is not kept", async () => {

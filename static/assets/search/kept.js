@@ -22,7 +22,7 @@
 
   /* The store of the index in `folder` (the URL of a language's search/, ending in /) at `version`, in `browser`'s
    * IndexedDB (a worker's global: its `indexedDB` and `IDBKeyRange`, or none, and its timers). `read(url)` → Promise
-   * of the text of the file kept, or undefined; `keep(url, text)`. Until the store is open, and for a file it does not
+   * of the text of the file kept, or undefined; `keep(url, text)`; `has(url)`. Until the store is open, and for a file it does not
    * have, `read` answers undefined at once: a search link's first files, asked as the worker starts, do not wait. */
   function keptFiles(browser, folder, version) {
     const { indexedDB, IDBKeyRange, setTimeout, clearTimeout } = browser;
@@ -89,6 +89,11 @@
       });
     }
 
+    /* Whether the store holds `url`, as far as known without asking it (nothing until it is open). */
+    function has(url) {
+      return Boolean(db) && present.has(url);
+    }
+
     function writeAll() {
       const batch = [...writes];
       writes.clear();
@@ -107,7 +112,7 @@
       writes.set(url, text);
     }
 
-    return { read, keep };
+    return { read, keep, has };
   }
 
   return { keptFiles };

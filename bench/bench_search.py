@@ -16,8 +16,9 @@ built with PITFALLS_STOCK_SEARCH=1):
     first search of a new page of a reader who searched before (the browser's cache warm, the worker cold; with the worker's
     part too), at N entries also with 20 ms a round trip (bench/latency.py); at N entries, the English queries typed
     letter by letter, ms from the last key;
-  - bytes the browser downloads for search before the first result (fresh browser, N entries), and the files, bytes and
-    ms of a long Chinese paste once the worker is loaded;
+  - bytes the browser downloads for search before the first result (fresh browser, N entries, through nginx, whose
+    batch.json sends a wave of files in one answer), and the requests, bytes and ms of a long Chinese paste once the
+    worker is loaded;
   - ms to answer each hostile query (tests/helpers/search_ui.py) at N entries, through nginx;
   - median ms from opening a search link (`/<lang>/?q=…`, as pasted in chat) in a fresh browser
     context to the first results shown, at N entries, through nginx and http.server;
@@ -42,6 +43,7 @@ from urllib.parse import quote
 
 from bench.latency import delayed
 from bench.search_quality import SETS, load_queries, with_judgments
+from pitfalls.pages.search_index import BATCH_NAMES
 from tests.helpers.chromium import LAUNCH_ARGS
 from tests.helpers.local_nginx import serve_with_nginx
 from tests.helpers.search_ui import HOSTILE_QUERIES, open_search, search
@@ -190,9 +192,10 @@ def speed_line(label: str, results: dict[str, dict]) -> None:
 
 
 def search_downloads(browser, url: str, query: str, before: str | None = None) -> tuple[float, dict[str, int]]:
-    """In a fresh browser, ms from the keystroke to the results of `query` on the Chinese site, and each search file
-    fetched for it, gzipped (gzip -6 of the file, not measured on the wire): from page load, or, with `before`, after
-    searching that first (the worker and manifest loaded, and the shards of `before`)."""
+    """In a fresh browser, ms from the keystroke to the results of `query` on the Chinese site, and each search request
+    made for it (a file, or a batch.json of several: waves.js), gzipped (gzip -6 of what the server sent, computed, not
+    measured on the wire): from page load, or, with `before`, after searching that first (the worker and manifest
+    loaded, and the shards of `before`)."""
     context = browser.new_context()
     page = context.new_page()
     fetched = []
@@ -205,10 +208,20 @@ def search_downloads(browser, url: str, query: str, before: str | None = None) -
     files = {}
     for u in fetched:
         if "/search" in u or "lunr" in u or "worker" in u:
-            path = u.split(url, 1)[1].split("?")[0]  # a search link's worker has ?q=
-            files[path] = len(gzip.compress((SITE_DIRS[url] / path).read_bytes(), 6))
+            path, _, query = u.split(url, 1)[1].partition("?")  # a search link's worker has ?q=
+            files[u if path.endswith("/batch.json") else path] = len(gzip.compress(_served(SITE_DIRS[url], path, query), 6))
     context.close()
     return ms, files
+
+
+def _served(site: Path, path: str, query: str) -> bytes:
+    """The body nginx sent for `path`: the file, or for a batch.json the files its query names, each on its line
+    (waves.js)."""
+    if not path.endswith("/batch.json") or not query:
+        return (site / path).read_bytes()
+    named = dict(part.split("=", 1) for part in query.split("&"))
+    folder = site / path.removesuffix("batch.json")
+    return b"\n".join((folder / named[name]).read_bytes() if name in named else b"" for name in BATCH_NAMES)
 
 
 def download_bytes(browser, url: str) -> dict[str, int]:
@@ -226,7 +239,7 @@ def long_paste_line(browser, url: str) -> str:
     """What LONG_PASTE costs once the worker is loaded: files, bytes and ms (each Chinese character it has may start a
     word, so it fetches the most term shards of any query: docs/SEARCH-LOG.md, "Heavy characters keyed by two")."""
     ms, files = search_downloads(browser, url, LONG_PASTE, before="显存")
-    return f"{len(files)} files, {sum(files.values()):,} B gzipped, {ms:.0f} ms"
+    return f"{len(files)} requests, {sum(files.values()):,} B gzipped, {ms:.0f} ms"
 
 
 def open_link_until_results(browser, url: str) -> list[float]:
@@ -371,12 +384,15 @@ def measure(browser, corpora: dict[str, Path], work: Path) -> None:
                     print(f"hostile queries ({engine}, nginx), ms each: {hostile_line(browser, f'http://127.0.0.1:{port}/')}")
                     deep_links[engine, "nginx"] = open_link_until_results(browser, f"http://127.0.0.1:{port}/")
                     print(f"English typed letter by letter ({engine}, nginx), the last key: {typed_line(browser, f'http://127.0.0.1:{port}/')}")
+                    nginx_url = f"http://127.0.0.1:{port}/"
+                    SITE_DIRS[nginx_url] = site_dir
+                    b = download_bytes(browser, nginx_url)
+                    print(f"search bytes before the first result ({engine}, zh, nginx): {b['gzip']:,} gzipped on average "
+                          f"(computed: gzip -6 of each answer, not measured on the wire; largest {b['max_gzip']:,}), "
+                          f"{b['files']} requests")
+                    print(f"a long Chinese paste ({engine}, zh, nginx, after a first search): {long_paste_line(browser, nginx_url)}")
             if size not in QUERY_SETS:
                 deep_links[engine, "http.server"] = open_link_until_results(browser, url)
-                b = download_bytes(browser, url)
-                print(f"search bytes before the first result ({engine}, zh): {b['gzip']:,} gzipped on average "
-                      f"(computed: gzip -6 of each file, not measured on the wire; largest {b['max_gzip']:,}), {b['files']} files")
-                print(f"a long Chinese paste ({engine}, zh, after a first search): {long_paste_line(browser, url)}")
         print(f"our index step alone: {index_step_seconds(content):.1f} s for both languages")
         for name, query_set in QUERY_SETS.get(size, {}).items():
             print(f"\nquality, {name} ({len(query_set)} queries):")

@@ -208,6 +208,20 @@ def test_batch_json_answers_the_files_it_names_each_on_its_line(nginx_port, tiny
     assert get(nginx_port, f"{folder}batch.json?{all_sixteen}")[2].decode("utf-8").split("\n") == [lines[2]] * 16
 
 
+def test_batch_json_sends_the_files_as_they_are_even_with_ssi_commands_in_them(tiny_site, tmp_path):
+    """Only batch.json is read as SSI: an entry whose text holds an SSI command (a record can say anything) is sent as
+    written, not run."""
+    site = tmp_path / "site"
+    shutil.copytree(tiny_site, site)
+    folder = _index_folder(site, "zh")
+    written = '{"title":"<!--# echo var=\\"args\\" --><!--# include virtual=\\"/zh/index.html\\" -->"}'
+    (site / folder.strip("/") / "d" / "999.json").write_text(written, encoding="utf-8")
+    with serve_with_nginx(site) as port:
+        status, _, body = get(port, f"{folder}batch.json?a=d/999.json&b=d/0.json")
+    assert status == 200
+    assert body.decode("utf-8").split("\n")[0] == written
+
+
 @pytest.mark.parametrize("query", [
     "",  # no file named
     "a=../../index.html",  # outside the index folder

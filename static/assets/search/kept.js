@@ -22,8 +22,9 @@
 
   /* The store of the index in `folder` (the URL of a language's search/, ending in /) at `version`, in `browser`'s
    * IndexedDB (a worker's global: its `indexedDB` and `IDBKeyRange`, or none, and its timers). `read(url)` → Promise
-   * of the text of the file kept, or undefined; `keep(url, text)`; `has(url)`. Until the store is open, and for a file it does not
-   * have, `read` answers undefined at once: a search link's first files, asked as the worker starts, do not wait. */
+   * of the text of the file kept, or undefined; `keep(url, text)`; `has(url)`. Until the store is open, and for a file
+   * it does not have, `read` answers undefined at once: a search link's first files, asked as the worker starts, do
+   * not wait. */
   function keptFiles(browser, folder, version) {
     const { indexedDB, IDBKeyRange, setTimeout, clearTimeout } = browser;
     let db = null;

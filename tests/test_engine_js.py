@@ -13,7 +13,8 @@ from conftest import ROOT
 def test_engine_node_tests_pass():
     files = sorted(path.name for path in (ROOT / "tests" / "js").glob("*.test.js"))
     assert files == ["analysis.test.js", "engine-more.test.js", "engine-rules.test.js", "engine.test.js", "kept.test.js",
-                     "pinyin.test.js", "protocol.test.js", "query.test.js", "ranking.test.js", "results.test.js", "typos.test.js"]
+                     "pinyin.test.js", "protocol.test.js", "query.test.js", "ranking.test.js", "results.test.js", "typos.test.js",
+                     "waves.test.js"]
     done = subprocess.run([shutil.which("node"), "--test", "tests/js/"], cwd=ROOT, capture_output=True, text=True,
                           encoding="utf-8", timeout=300)
     assert done.returncode == 0, done.stdout[-20000:] + done.stderr[-5000:]

@@ -216,12 +216,13 @@ def search_downloads(browser, url: str, query: str, before: str | None = None) -
 
 def _served(site: Path, path: str, query: str) -> bytes:
     """The body nginx sent for `path`: the file, or for a batch.json the files its query names, each on its line
-    (waves.js)."""
+    after its path and a space (waves.js)."""
     if not path.endswith("/batch.json") or not query:
         return (site / path).read_bytes()
     named = dict(part.split("=", 1) for part in query.split("&"))
     folder = site / path.removesuffix("batch.json")
-    return b"\n".join((folder / named[name]).read_bytes() if name in named else b"" for name in BATCH_NAMES)
+    return b"\n".join(named[name].encode() + b" " + (folder / named[name]).read_bytes() if name in named else b""
+                      for name in BATCH_NAMES)
 
 
 def download_bytes(browser, url: str) -> dict[str, int]:

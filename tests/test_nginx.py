@@ -194,15 +194,15 @@ def _index_folder(site: Path, lang: str) -> str:
     return "/" + folder.relative_to(site).as_posix() + "/"
 
 
-def test_batch_json_answers_the_files_it_names_each_on_its_line(nginx_port, tiny_site):
-    """search/<version>/batch.json?a=…&b=… is read as SSI (waves.js): line k is the file of the k-th name, a to p, the
-    lines of names not asked for empty; gzipped and kept for good like the files themselves."""
+def test_batch_json_answers_the_files_it_names_each_on_its_line_after_its_path(nginx_port, tiny_site):
+    """search/<version>/batch.json?a=…&b=… is read as SSI (waves.js): line k is the path the k-th name (a to p) gives,
+    a space and that file, the lines of names not asked for empty; gzipped and kept for good like the files themselves."""
     folder = _index_folder(tiny_site, "zh")
     status, headers, body = get(nginx_port, f"{folder}batch.json?a=d/1.json&b=t/0.json&c=d/0.json", gzip_ok=True)
     assert (status, headers["Content-Encoding"], headers["Cache-Control"]) == (200, "gzip", IMMUTABLE)
     lines = body.decode("utf-8").split("\n")
     files = tiny_site / folder.strip("/")
-    assert lines[:3] == [(files / name).read_text(encoding="utf-8") for name in ("d/1.json", "t/0.json", "d/0.json")]
+    assert lines[:3] == [f"{name} " + (files / name).read_text(encoding="utf-8") for name in ("d/1.json", "t/0.json", "d/0.json")]
     assert lines[3:] == [""] * 13
     all_sixteen = "&".join(f"{name}=d/0.json" for name in "abcdefghijklmnop")
     assert get(nginx_port, f"{folder}batch.json?{all_sixteen}")[2].decode("utf-8").split("\n") == [lines[2]] * 16
@@ -219,7 +219,7 @@ def test_batch_json_sends_the_files_as_they_are_even_with_ssi_commands_in_them(t
     with serve_with_nginx(site) as port:
         status, _, body = get(port, f"{folder}batch.json?a=d/999.json&b=d/0.json")
     assert status == 200
-    assert body.decode("utf-8").split("\n")[0] == written
+    assert body.decode("utf-8").split("\n")[0] == "d/999.json " + written
 
 
 @pytest.mark.parametrize("query", [

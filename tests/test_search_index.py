@@ -704,12 +704,12 @@ def test_index_files_are_written_compact_and_only_when_they_change(tmp_path):
     assert not (folder / "d").exists()  # d/0.json is the same in both: not written again
 
 
-def test_batch_json_names_sixteen_files_each_on_its_line_as_the_worker_reads_them():
-    """batch.json (waves.js, deploy/nginx.conf): line k includes the file named by the k-th of a to p when the query
-    names it; the worker's names are the same sixteen."""
+def test_batch_json_names_sixteen_files_each_on_its_line_after_its_path_as_the_worker_reads_them():
+    """batch.json (waves.js, deploy/nginx.conf): line k is the path the k-th of a to p names, a space and that file,
+    when the query names it; the worker's names are the same sixteen."""
     lines = batch_template().split("\n")
-    assert lines == [f'<!--# if expr="$arg_{name}" --><!--# include virtual="$arg_{name}" --><!--# endif -->'
-                     for name in "abcdefghijklmnop"]
+    assert lines == [f'<!--# if expr="$arg_{name}" --><!--# echo var="arg_{name}" --> <!--# include virtual="$arg_{name}" -->'
+                     '<!--# endif -->' for name in "abcdefghijklmnop"]
     assert 'const NAMES = "abcdefghijklmnop";' in (SEARCH_JS / "waves.js").read_text(encoding="utf-8")
 
 

@@ -412,11 +412,12 @@ def _js_string(text: str) -> str:
 
 
 def batch_template() -> str:
-    """<version>/batch.json: the files `?a=…&b=…` names, each on its line (waves.js), where the server reads it as
-    nginx's SSI (deploy/nginx.conf); a static host sends it as written, and the worker then asks for each file alone.
-    The files are compact JSON, with no line break in them (compact_json)."""
-    return "\n".join(f'<!--# if expr="$arg_{name}" --><!--# include virtual="$arg_{name}" --><!--# endif -->'
-                     for name in BATCH_NAMES)
+    """<version>/batch.json: the files `?a=…&b=…` names, each on its line after its path and a space (`d/17.json {…}`:
+    an answer cached for another query, by a proxy that leaves the query out, does not pass for this one), where the
+    server reads it as nginx's SSI (deploy/nginx.conf); a static host sends it as written, and the worker then asks
+    for each file alone (waves.js). The files are compact JSON, with no line break in them (compact_json)."""
+    return "\n".join(f'<!--# if expr="$arg_{name}" --><!--# echo var="arg_{name}" --> '
+                     f'<!--# include virtual="$arg_{name}" --><!--# endif -->' for name in BATCH_NAMES)
 
 
 def write_index(index: SearchIndex, search_dir: Path, previous: SearchIndex | None = None) -> None:

@@ -20,7 +20,7 @@ const WORKER_MODULES = ["kept.js", "waves.js", "protocol.js"];
 
 const BATCH_NAMES = [..."abcdefghijklmnop"];
 // batch.json as the build writes it (search_index.py batch_template), as a static host sends it
-const BATCH_TEMPLATE = BATCH_NAMES.map(n => `<!--# if expr="$arg_${n}" --><!--# include virtual="$arg_${n}" --><!--# endif -->`).join("\n");
+const BATCH_TEMPLATE = BATCH_NAMES.map(n => `<!--# if expr="$arg_${n}" --><!--# echo var="arg_${n}" --> <!--# include virtual="$arg_${n}" --><!--# endif -->`).join("\n");
 
 /* A worker's global with the site's worker.js running in it, at `url`, over `files` (the index); `carried`: the files
  * the worker.js carries (search_index.py carried_files), by the path the engine asks for, the manifest by default,
@@ -52,7 +52,7 @@ function worker(files, url = "https://example.org/en/search/worker.js",
       await new Promise(resolve => setTimeout(resolve, delay(href)));
       if (name === "batch.json") {
         const named = new URLSearchParams(new URL(href).search);
-        const text = batches ? BATCH_NAMES.map(n => named.has(n) ? body(named.get(n)) : "").join("\n") : BATCH_TEMPLATE;
+        const text = batches ? BATCH_NAMES.map(n => named.has(n) ? `${named.get(n)} ${body(named.get(n))}` : "").join("\n") : BATCH_TEMPLATE;
         return { ok: true, status: 200, url: href, text: async () => text };
       }
       const status = fail(href) || (name in files ? 200 : 404);

@@ -7,7 +7,7 @@ const { fileRequests, NAMES } = require("../../static/assets/search/waves.js");
 
 const INDEX = "https://example.org/en/search/";
 // batch.json as the build writes it (search_index.py batch_template): what a static host sends
-const TEMPLATE = [...NAMES].map(n => `<!--# if expr="$arg_${n}" --><!--# include virtual="$arg_${n}" --><!--# endif -->`).join("\n");
+const TEMPLATE = [...NAMES].map(n => `<!--# if expr="$arg_${n}" --><!--# echo var="arg_${n}" --> <!--# include virtual="$arg_${n}" --><!--# endif -->`).join("\n");
 
 /* A server of `files` (path inside search/ → its text) and the worker's view of it: `reads`: whether it reads
  * batch.json (nginx) or sends it as written; `answer(href)`: a batch's answer instead of the server's own.
@@ -25,7 +25,7 @@ function server(files, { reads = true, answer = null, marked = [] } = {}) {
         if (!Object.keys(files).some(name => name.startsWith(folder))) return { ok: false, status: 404, url: href, text: async () => "gone" };
         const named = url.searchParams;
         const text = answer ? answer(href)
-          : reads ? [...NAMES].map(n => (named.has(n) ? files[folder + named.get(n)] ?? "" : "")).join("\n") : TEMPLATE;
+          : reads ? [...NAMES].map(n => (named.has(n) ? `${named.get(n)} ${files[folder + named.get(n)] ?? ""}` : "")).join("\n") : TEMPLATE;
         return { ok: true, status: 200, url: href, text: async () => text };
       }
       const status = path in files ? 200 : 404;
@@ -132,12 +132,20 @@ test("an answer of fewer lines than a batch has (a proxy's JSON of one line): ea
 });
 
 test("a line of a batch that does not read (a file the server could not include): that file alone, the rest read", async () => {
-  const lines = ['{"n":1}', "<p>not found</p>", '{"n":3}', ...Array(NAMES.length - 3).fill("")];
+  const lines = ['d/1.json {"n":1}', "d/2.json <p>not found</p>", 'd/3.json {"n":3}', ...Array(NAMES.length - 3).fill("")];
   const { ask, urls, keptFiles } = server(FILES, { answer: () => lines.join("\n") });
   const found = await Promise.all([ask("v1/d/1.json"), ask("v1/d/2.json"), ask("v1/d/3.json")]);
   assert.deepEqual(found, [{ n: 1 }, { n: 2 }, { n: 3 }]);
   assert.deepEqual(urls(), ["v1/batch.json?a=d/1.json&b=d/2.json&c=d/3.json", "v1/d/2.json"]);
   assert.equal(keptFiles.get(`${INDEX}v1/d/2.json`), '{"n":2}');  // kept from its own answer
+});
+
+test("an answer cached for another query (a proxy that leaves the query out): the files it does not hold, alone", async () => {
+  // the answer to ?a=d/1.json&b=d/2.json, sent for ?a=d/1.json&b=d/5.json
+  const cached = ['d/1.json {"n":1}', 'd/2.json {"n":2}', ...Array(NAMES.length - 2).fill("")].join("\n");
+  const { ask, urls } = server(FILES, { answer: () => cached });
+  assert.deepEqual(await Promise.all([ask("v1/d/1.json"), ask("v1/d/5.json")]), [{ n: 1 }, { n: 5 }]);
+  assert.deepEqual(urls(), ["v1/batch.json?a=d/1.json&b=d/5.json", "v1/d/5.json"]);
 });
 
 test("a batch whose request fails: each file alone", async () => {

@@ -1,7 +1,7 @@
 /* The index files a worker's engine asks for at once (a wave: a query's t/ shards, then its results' d/ files),
  * fetched in one request where the server reads the index folder's batch.json (deploy/nginx.conf:
- * `<version>/batch.json?a=t/5.json&b=d/17.json`, answered with each file on its line), one request each where it
- * does not. In Chromium a request costs the browser some milliseconds of its own whatever its size: ten d/ files
+ * `<version>/batch.json?a=t/5.json&b=d/17.json`, answered with each file on its line after its path), one request
+ * each where it does not. In Chromium a request costs the browser some milliseconds of its own whatever its size: ten d/ files
  * fetched at once took 41.8 ms, the same ten in one file 7.3 (docs/SEARCH-LOG.md, "A wave in one request").
  * Browser only (node reads the files from disk). */
 (function (root, factory) {
@@ -10,8 +10,8 @@
 })(typeof self !== "undefined" ? self : this, function () {
   "use strict";
 
-  // a batch's files by these names, in its query and in its answer (line k holds the file named NAMES[k]): as many
-  // as batch.json has lines (pitfalls/pages/search_index.py BATCH_NAMES)
+  // a batch's files by these names, in its query and in its answer (line k holds the file named NAMES[k], after its
+  // path and a space): as many as batch.json has lines (pitfalls/pages/search_index.py BATCH_NAMES)
   const NAMES = "abcdefghijklmnop";
   // how batch.json begins as written: a server that does not read it (a static host) sends it so
   const UNREAD = "<!--#";
@@ -57,13 +57,18 @@
         const lines = text.split("\n");
         if (lines.length !== NAMES.length) return eachAlone();
         files.forEach((file, k) => {
+          // each line is the file's name, a space and the file: a line of another file (an answer a proxy cached for
+          // another query) or that does not read is asked for alone
+          const name = `${file.path.slice(file.path.indexOf("/") + 1)} `;
+          if (!lines[k].startsWith(name)) return settle(file, alone(file));
+          const text = lines[k].slice(name.length);
           let data;
           try {
-            data = JSON.parse(lines[k]);
+            data = JSON.parse(text);
           } catch (err) {
             return settle(file, alone(file));
           }
-          kept.keep(file.url, lines[k]);
+          kept.keep(file.url, text);
           file.resolve(data);
         });
       }).catch(eachAlone);

@@ -1,8 +1,9 @@
 /* The index files a worker's engine asks for at once (a wave: a query's t/ shards, then its results' d/ files),
  * fetched in one request where the server reads the index folder's batch.json (deploy/nginx.conf:
  * `<version>/batch.json?a=t/5.json&b=d/17.json`, answered with each file on its line after its path), one request
- * each where it does not. In Chromium a request costs the browser some milliseconds of its own whatever its size: ten d/ files
- * fetched at once took 41.8 ms, the same ten in one file 7.3 (docs/SEARCH-LOG.md, "A wave in one request").
+ * each where it does not. In Chromium a request costs the browser some milliseconds of its own whatever its size:
+ * ten d/ files fetched at once took 41.8 ms, the same ten in one file 7.3 (docs/SEARCH-LOG.md, "A wave in one
+ * request").
  * Browser only (node reads the files from disk). */
 (function (root, factory) {
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -45,7 +46,7 @@
      * the answer is not a batch: the server does not read batch.json (then no more batches), the folder is gone, or
      * the request failed; one file alone when its line does not read. */
     function batch(files, where, priority) {
-      const query = files.map(({ path }, k) => `${NAMES[k]}=${path.slice(path.indexOf("/") + 1)}`).join("&");
+      const query = files.map(({ name }, k) => `${NAMES[k]}=${name}`).join("&");
       const eachAlone = () => files.forEach(file => settle(file, alone(file)));
       // a failed answer (the folder gone: 404) is read like any other: its page is not a line of JSON for each file
       browser.fetch(`${where}?${query}`, { priority }).then(async response => {
@@ -59,9 +60,8 @@
         files.forEach((file, k) => {
           // each line is the file's name, a space and the file: a line of another file (an answer a proxy cached for
           // another query) or that does not read is asked for alone
-          const name = `${file.path.slice(file.path.indexOf("/") + 1)} `;
-          if (!lines[k].startsWith(name)) return settle(file, alone(file));
-          const text = lines[k].slice(name.length);
+          if (!lines[k].startsWith(`${file.name} `)) return settle(file, alone(file));
+          const text = lines[k].slice(file.name.length + 1);
           let data;
           try {
             data = JSON.parse(text);
@@ -75,11 +75,11 @@
     }
 
     function send() {
-      const batches = new Map();  // batch.json's URL and a priority → the files of that folder asked at it
+      const batches = new Map();  // an index folder and a priority → the files of that folder asked at it
       for (const file of wave) {
-        const where = new URL(`${file.path.slice(0, file.path.indexOf("/"))}/batch.json`, index).href;
-        const key = `${file.priority} ${where}`;
-        if (!batches.has(key)) batches.set(key, { where, priority: file.priority, files: [] });
+        const key = `${file.priority} ${file.folder}`;
+        if (!batches.has(key))
+          batches.set(key, { where: new URL(`${file.folder}/batch.json`, index).href, priority: file.priority, files: [] });
         batches.get(key).files.push(file);
       }
       wave = null;
@@ -90,12 +90,13 @@
     }
 
     return function fetchFile(path, url, priority) {
+      const cut = path.indexOf("/");  // <version>/t/5.json: the index's folder, and the file's name in it
       return new Promise((resolve, reject) => {
         if (!wave) {
           wave = [];
           browser.queueMicrotask(send);  // after the engine's other asks of this turn
         }
-        wave.push({ path, url, priority, resolve, reject });
+        wave.push({ folder: path.slice(0, cut), name: path.slice(cut + 1), url, priority, resolve, reject });
       });
     };
   }

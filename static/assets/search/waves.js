@@ -38,8 +38,8 @@
       });
     }
 
-    function settle(file, fetched) {
-      fetched.then(file.resolve, file.reject);
+    function eachAlone(files) {
+      for (const file of files) alone(file).then(file.resolve, file.reject);
     }
 
     /* `files` (at most NAMES.length, of one index folder) in one request to that folder's batch.json, each alone when
@@ -47,7 +47,6 @@
      * the request failed; one file alone when its line does not read. */
     function batch(files, where, priority) {
       const query = files.map(({ name }, k) => `${NAMES[k]}=${name}`).join("&");
-      const eachAlone = () => files.forEach(file => settle(file, alone(file)));
       // a failed answer (the folder gone: 404) is read like any other: its page is not a line of JSON for each file
       browser.fetch(`${where}?${query}`, { priority }).then(async response => {
         const text = await response.text();
@@ -56,22 +55,22 @@
           kept.keep(where, UNREAD);
         }
         const lines = text.split("\n");
-        if (lines.length !== NAMES.length) return eachAlone();
+        if (lines.length !== NAMES.length) return eachAlone(files);
         files.forEach((file, k) => {
           // each line is the file's name, a space and the file: a line of another file (an answer a proxy cached for
           // another query) or that does not read is asked for alone
-          if (!lines[k].startsWith(`${file.name} `)) return settle(file, alone(file));
+          if (!lines[k].startsWith(`${file.name} `)) return eachAlone([file]);
           const text = lines[k].slice(file.name.length + 1);
           let data;
           try {
             data = JSON.parse(text);
           } catch (err) {
-            return settle(file, alone(file));
+            return eachAlone([file]);
           }
           kept.keep(file.url, text);
           file.resolve(data);
         });
-      }).catch(eachAlone);
+      }).catch(() => eachAlone(files));
     }
 
     function send() {
@@ -84,7 +83,7 @@
       }
       wave = null;
       for (const { where, priority, files } of batches.values()) {
-        if (files.length === 1 || unread || kept.has(where)) files.forEach(file => settle(file, alone(file)));
+        if (files.length === 1 || unread || kept.has(where)) eachAlone(files);
         else for (let k = 0; k < files.length; k += NAMES.length) batch(files.slice(k, k + NAMES.length), where, priority);
       }
     }
